@@ -1,0 +1,29 @@
+/* The AF_ALG backend's parts: the implementation list (afalg.c) and the operations over
+ * kernel sockets (afalg_op.c). */
+#ifndef ACCELSCOPE_AFALG_H
+#define ACCELSCOPE_AFALG_H
+
+#include "algo.h"
+#include "impl.h"
+
+/* What one implementation binds: impl.data points at one of these. */
+struct afalg_target {
+    const struct algo *algo;
+    const char *bind;    /* algorithm name ("cbc(aes)": the kernel's choice) or driver name */
+    const char *modules; /* what to modprobe when nothing answers to the name */
+};
+
+/* Transfers at or above this many bytes go zero-copy (vmsplice/splice), smaller ones by copy
+ * (sendmsg/read): the faster of the two, measured (see afalg_op.c). */
+size_t afalg_zerocopy_min(void);
+/* "copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from 16 KiB" */
+const char *afalg_transfer_note(void);
+
+extern const size_t afalg_ctx_size;
+int afalg_available(const struct impl *im, char *why, size_t n);
+int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+               int decrypt, char *why, size_t n);
+int afalg_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+void afalg_cleanup(void *ctx);
+
+#endif
