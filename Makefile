@@ -1,0 +1,134 @@
+# accelscope - one non-recursive Makefile.
+#   make            build ./accelscope
+#   make run        install missing build dependencies, build, start the TUI
+#   make check      install missing dependencies, build, run the test suites (also under ASan+UBSan)
+#   make bench      benchmark scripts (ratios measured side by side)
+#   make install / uninstall / clean
+# Overridable: CC CFLAGS LDFLAGS PREFIX DESTDIR CROSS_COMPILE PKG_CONFIG
+
+CROSS_COMPILE ?=
+ifneq ($(CROSS_COMPILE),)
+CC := $(CROSS_COMPILE)gcc
+endif
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+DESTDIR ?=
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+VERSION := 0.1.0
+
+TRIPLE := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifneq ($(filter x86_64%,$(TRIPLE)),)
+ASMDIR := x86_64
+else ifneq ($(filter i%86%,$(TRIPLE)),)
+ASMDIR := x86
+else ifneq ($(filter aarch64%,$(TRIPLE)),)
+ASMDIR := aarch64
+else
+ASMDIR := none
+endif
+
+# Sanitizer builds go to their own tree: `make SAN=1` -> build/san/
+ifeq ($(SAN),1)
+BUILD ?= build/san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD ?= build/$(if $(CROSS_COMPILE),$(CROSS_COMPILE:-=),native)
+SANFLAGS :=
+endif
+
+REQ_PKGS := libcrypto ncursesw
+# Optional: used where present (Debian has no libcpuid for arm64)
+OPT_PKGS := libcpuid libkcapi
+have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo yes)
+OPT_FOUND := $(foreach p,$(OPT_PKGS),$(if $(call have,$(p)),$(p)))
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_FOUND) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_FOUND) 2>/dev/null)
+HAVE_DEFS := $(foreach p,$(OPT_FOUND),-DHAVE_$(shell echo $(p) | tr a-z A-Z))
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DACCELSCOPE_VERSION='"$(VERSION)"' \
+              -Isrc -Iui -Ibackends -Iasm $(HAVE_DEFS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lpthread -lm
+
+CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c backends/*.c backends/*/*.c))
+ASM_SRC := $(wildcard asm/$(ASMDIR)/*.S)
+UI_SRC := $(wildcard ui/*.c)
+TEST_SRC := $(wildcard tests/t_*.c)
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(ASM_SRC:%.S=$(BUILD)/%.o)
+UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+CORE_LIB := $(BUILD)/libaccelscope.a
+BIN := $(BUILD)/accelscope
+
+.PHONY: all run check check-unit check-san check-kernel check-cross bench screenshots deps \
+        install uninstall clean tests
+all: accelscope
+
+accelscope: $(BIN)
+	@if [ "$(BUILD)" = "build/native" ]; then ln -sf $(BIN) accelscope; fi
+
+$(BIN): $(MAIN_OBJ) $(UI_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_OBJ) $(CORE_LIB) $(LIBS)
+
+$(CORE_LIB): $(CORE_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(CORE_LIB) tests/check.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
+
+tests: $(TEST_BIN) $(BIN)
+
+-include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+deps:
+	@sh tests/install-deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory accelscope
+	./accelscope
+
+# The suites: unit tests (native and ASan+UBSan), CLI end to end, TUI in tmux.
+check: deps
+	@$(MAKE) --no-print-directory accelscope tests
+	@$(MAKE) --no-print-directory SAN=1 tests
+	@sh tests/run.sh build/native build/san
+
+check-kernel: deps
+	@$(MAKE) --no-print-directory accelscope
+	@sh tests/kernel/run.sh
+
+check-cross:
+	@sh tests/cross/run.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory accelscope tests
+	@sh tests/bench/run.sh
+
+screenshots: deps
+	@$(MAKE) --no-print-directory accelscope
+	@sh tests/screenshots.sh
+
+install: accelscope
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/accelscope
+	install -m 644 src/accelscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/accelscope.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/accelscope $(DESTDIR)$(PREFIX)/share/man/man1/accelscope.1
+
+clean:
+	rm -rf build accelscope

@@ -1,0 +1,70 @@
+/* Deliberately broken implementations that prove the engine contains faults: one traps on an
+ * illegal instruction, one returns wrong output, one hangs. They exist only when the
+ * test-only variable ACCELSCOPE_TEST_FAULTS=1 is set, and wrap sha256 so any machine can
+ * run them. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "registry.h"
+
+enum fault { F_CRASH, F_WRONG, F_HANG };
+
+static const struct impl *real(void)
+{
+    return registry_find("sha256", "openssl");
+}
+
+static int available(const struct impl *im, char *why, size_t n)
+{
+    (void)im;
+    const struct impl *r = real();
+    return r && r->available(r, why, n);
+}
+
+static int init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                int decrypt, char *why, size_t n)
+{
+    *(const struct impl **)ctx = im;
+    const struct impl *r = real();
+    return r->init(r, (char *)ctx + 64, key, iv, decrypt, why, n);
+}
+
+static int op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    const struct impl *im = *(const struct impl **)ctx;
+    enum fault f = (enum fault)(intptr_t)im->data;
+    if (f == F_CRASH)
+        __builtin_trap(); /* ud2 on x86: SIGILL, as an instruction the CPU lacks would */
+    if (f == F_HANG)
+        for (;;)
+            pause();
+    int rc = real()->op((char *)ctx + 64, out, in, len);
+    out[len % 32] ^= 0x01;
+    return rc;
+}
+
+static void cleanup(void *ctx)
+{
+    const struct impl *r = real();
+    if (r->cleanup)
+        r->cleanup((char *)ctx + 64);
+}
+
+#define FAULT(nm, f)                                                                          \
+    { .alg = "sha256", .name = nm, .backend = "fault", .path = PATH_HW,                        \
+      .note = "test-only fault injection", .ctx_size = 64 + 4096, .data = (void *)(intptr_t)f, \
+      .available = available, .init = init, .op = op, .cleanup = cleanup }
+
+static const struct impl faults[] = {
+    FAULT("fault-crash", F_CRASH), FAULT("fault-wrong", F_WRONG), FAULT("fault-hang", F_HANG),
+};
+
+static const struct impl *impls(size_t *count)
+{
+    const char *on = getenv("ACCELSCOPE_TEST_FAULTS");
+    *count = on && !strcmp(on, "1") ? sizeof faults / sizeof faults[0] : 0;
+    return faults;
+}
+
+const struct backend backend_fault = { .name = "fault", .impls = impls };

@@ -1,0 +1,267 @@
+/* OpenSSL libcrypto through EVP: the hw path (no mask), the asm path (capability masks set in
+ * the worker's environment before libcrypto starts: OpenSSL reads OPENSSL_ia32cap /
+ * OPENSSL_armcap once, at start-up), and the PadLock engine where the CPU has it. */
+#define OPENSSL_SUPPRESS_DEPRECATED /* the ENGINE API is the only door to PadLock in 3.0 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/engine.h>
+#include <openssl/evp.h>
+#include <openssl/opensslv.h>
+
+#include "algo.h"
+#include "cpu.h"
+#include "registry.h"
+
+/* The masks, in both words always: a value without ':' zeroes the second word. */
+#if defined(__x86_64__) || defined(__i386__)
+#define MASK_INT "OPENSSL_ia32cap=~0xffffffffffffffff:0"
+/* clears AES-NI (57), PCLMULQDQ (33) | SHA (29), VAES (41), VPCLMULQDQ (42) */
+#define MASK_SIMD "OPENSSL_ia32cap=~0x200000200000000:~0x60020000000"
+#elif defined(__aarch64__)
+#define MASK_INT "OPENSSL_armcap=0"
+#define MASK_SIMD "OPENSSL_armcap=0x1" /* NEON kept; AES, PMULL, SHA* off */
+#else
+#define MASK_INT NULL
+#define MASK_SIMD NULL
+#endif
+
+enum variant { V_PLAIN, V_INT, V_SIMD, V_PADLOCK };
+
+struct variant_desc {
+    const char *name;  /* implementation name */
+    enum path path;
+    const char *env;   /* mask for the worker, NULL for none */
+    const char *note;
+};
+
+static const struct variant_desc variants[] = {
+    [V_PLAIN] = { .name = "openssl", .path = PATH_HW,
+                  .note = "OpenSSL default: its best code for this CPU" },
+    [V_INT] = { .name = "openssl-int", .path = PATH_ASM, .env = MASK_INT,
+                .note = "OpenSSL asm with every capability masked (integer code)" },
+    [V_SIMD] = { .name = "openssl-simd", .path = PATH_ASM, .env = MASK_SIMD,
+                 .note = "OpenSSL asm with SIMD kept, crypto extensions masked" },
+    [V_PADLOCK] = { .name = "padlock-engine", .path = PATH_HW,
+                    .note = "OpenSSL's padlock ENGINE (VIA/Zhaoxin ACE)" },
+};
+
+struct ctx {
+    EVP_CIPHER_CTX *c;
+    EVP_MD_CTX *m;
+    EVP_CIPHER *cipher;
+    EVP_MD *md;
+    ENGINE *engine;
+    const struct algo *a;
+    int decrypt;
+    uint8_t nonce[12];
+};
+
+struct data {
+    const struct algo *a;
+    enum variant v;
+};
+
+static int algo_in_libcrypto(const struct algo *a, char *why, size_t n)
+{
+    if (a->kind == ALGO_DIGEST) {
+        EVP_MD *md = EVP_MD_fetch(NULL, a->evp, NULL);
+        if (md) {
+            EVP_MD_free(md);
+            return 1;
+        }
+    } else {
+        EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, a->evp, NULL);
+        if (c) {
+            EVP_CIPHER_free(c);
+            return 1;
+        }
+    }
+    snprintf(why, n, "libcrypto %s has no %s (not in its default provider)",
+             OPENSSL_VERSION_STR, a->evp);
+    return 0;
+}
+
+static ENGINE *padlock_engine(char *why, size_t n)
+{
+    static ENGINE *e;
+    static int tried;
+    static char err[128];
+    if (!tried) {
+        tried = 1;
+        ENGINE *x = ENGINE_by_id("padlock");
+        if (!x)
+            snprintf(err, sizeof err, "libcrypto cannot load the padlock engine");
+        else if (!ENGINE_init(x)) {
+            snprintf(err, sizeof err, "padlock engine loaded but refused to initialise");
+            ENGINE_free(x);
+        } else
+            e = x;
+    }
+    if (!e)
+        snprintf(why, n, "%s", err);
+    return e;
+}
+
+static int available(const struct impl *im, char *why, size_t n)
+{
+    const struct data *d = im->data;
+    if ((d->v == V_INT || d->v == V_SIMD) && !im->env) {
+        snprintf(why, n, "OpenSSL capability masks exist for x86 and aarch64 only");
+        return 0;
+    }
+    if (d->v == V_PADLOCK) {
+        if (!cpu_feature_status(FEAT_PL_ACE, why, n))
+            return 0;
+        if (!padlock_engine(why, n))
+            return 0;
+    }
+    return algo_in_libcrypto(d->a, why, n);
+}
+
+static int init(const struct impl *im, void *vctx, const uint8_t *key, const uint8_t *iv,
+                int decrypt, char *why, size_t n)
+{
+    const struct data *d = im->data;
+    struct ctx *x = vctx;
+    x->a = d->a;
+    x->decrypt = decrypt;
+    if (d->a->kind == ALGO_DIGEST) {
+        if (!(x->md = EVP_MD_fetch(NULL, d->a->evp, NULL)))
+            goto no_alg;
+        if (!(x->m = EVP_MD_CTX_new()))
+            goto free_md;
+        return 0;
+    }
+    if (d->v == V_PADLOCK) {
+        if (!(x->engine = padlock_engine(why, n)))
+            return -1;
+    }
+    if (!(x->cipher = EVP_CIPHER_fetch(NULL, d->a->evp, NULL)))
+        goto no_alg;
+    if (!(x->c = EVP_CIPHER_CTX_new()))
+        goto free_cipher;
+    /* The PadLock engine serves the legacy cipher object, not a provider's. */
+    const EVP_CIPHER *use = x->engine ? EVP_get_cipherbyname(d->a->evp) : x->cipher;
+    if (!EVP_CipherInit_ex(x->c, use, x->engine, key, iv, !decrypt))
+        goto free_ctx;
+    EVP_CIPHER_CTX_set_padding(x->c, 0);
+    memcpy(x->nonce, iv, sizeof x->nonce);
+    return 0;
+
+free_ctx:
+    EVP_CIPHER_CTX_free(x->c);
+    x->c = NULL;
+free_cipher:
+    EVP_CIPHER_free(x->cipher);
+    x->cipher = NULL;
+    snprintf(why, n, "EVP set-up of %s failed", d->a->evp);
+    return -1;
+free_md:
+    EVP_MD_free(x->md);
+    x->md = NULL;
+no_alg:
+    snprintf(why, n, "libcrypto has no %s", d->a->evp);
+    return -1;
+}
+
+static int aead_op(struct ctx *x, uint8_t *out, const uint8_t *in, size_t len)
+{
+    int outl;
+    if (!EVP_CipherInit_ex(x->c, NULL, NULL, NULL, x->nonce, -1))
+        return -1;
+    if (!EVP_CipherUpdate(x->c, NULL, &outl, algo_aad, ALGO_AAD_LEN))
+        return -1;
+    if (x->decrypt) {
+        /* The tag travels after the ciphertext in the input. */
+        if (!EVP_CIPHER_CTX_ctrl(x->c, EVP_CTRL_AEAD_SET_TAG, ALGO_TAG_LEN, (void *)(in + len)))
+            return -1;
+    }
+    if (len && !EVP_CipherUpdate(x->c, out, &outl, in, (int)len))
+        return -1;
+    if (EVP_CipherFinal_ex(x->c, out + len, &outl) <= 0)
+        return -1; /* on decrypt: the tag did not verify */
+    if (!x->decrypt) {
+        if (!EVP_CIPHER_CTX_ctrl(x->c, EVP_CTRL_AEAD_GET_TAG, ALGO_TAG_LEN, out + len))
+            return -1;
+        algo_nonce_next(x->nonce);
+    }
+    return 0;
+}
+
+static int op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct ctx *x = vctx;
+    unsigned int mdlen;
+    int outl;
+    switch (x->a->kind) {
+    case ALGO_DIGEST:
+        if (!EVP_DigestInit_ex(x->m, x->md, NULL) || !EVP_DigestUpdate(x->m, in, len) ||
+            !EVP_DigestFinal_ex(x->m, out, &mdlen))
+            return -1;
+        return 0;
+    case ALGO_AEAD:
+        return aead_op(x, out, in, len);
+    case ALGO_CIPHER:
+        return EVP_CipherUpdate(x->c, out, &outl, in, (int)len) ? 0 : -1;
+    default:
+        return -1;
+    }
+}
+
+static void cleanup(void *vctx)
+{
+    struct ctx *x = vctx;
+    EVP_CIPHER_CTX_free(x->c);
+    EVP_CIPHER_free(x->cipher);
+    EVP_MD_CTX_free(x->m);
+    EVP_MD_free(x->md);
+}
+
+static struct impl *list;
+static struct data *datas;
+static size_t nlist;
+
+static const struct impl *impls(size_t *count)
+{
+    if (!list) {
+        size_t cap = algo_count * (sizeof variants / sizeof variants[0]);
+        list = calloc(cap, sizeof *list);
+        datas = calloc(cap, sizeof *datas);
+        if (!list || !datas)
+            abort();
+        for (size_t i = 0; i < algo_count; i++) {
+            const struct algo *a = &algo_table[i];
+            if (!a->evp)
+                continue;
+            for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+                int aes_cbc_ctr = !strncmp(a->id, "aes-", 4) && strstr(a->id, "-gcm") == NULL;
+                if (v == V_PADLOCK && !aes_cbc_ctr)
+                    continue;
+                datas[nlist] = (struct data){ .a = a, .v = (enum variant)v };
+                list[nlist] = (struct impl){
+                    .alg = a->id, .name = variants[v].name, .backend = "openssl",
+                    .path = variants[v].path, .env = variants[v].env, .note = variants[v].note,
+                    .ctx_size = sizeof(struct ctx), .data = &datas[nlist],
+                    .available = available, .init = init, .op = op, .cleanup = cleanup,
+                };
+                nlist++;
+            }
+        }
+    }
+    *count = nlist;
+    return list;
+}
+
+static void describe(FILE *out)
+{
+    fprintf(out, "openssl.version: %s\n", OpenSSL_version(OPENSSL_VERSION));
+    fprintf(out, "openssl.cpuinfo: %s\n", OpenSSL_version(OPENSSL_CPU_INFO));
+    fprintf(out, "openssl.asm-int mask: %s\n", MASK_INT ? MASK_INT : "(none on this architecture)");
+    fprintf(out, "openssl.asm-simd mask: %s\n", MASK_SIMD ? MASK_SIMD : "(none on this architecture)");
+}
+
+const struct backend backend_openssl = {
+    .name = "openssl", .impls = impls, .describe = describe,
+};

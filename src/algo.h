@@ -1,0 +1,53 @@
+/* The algorithms accelscope measures, and what one operation on each means. */
+#ifndef ACCELSCOPE_ALGO_H
+#define ACCELSCOPE_ALGO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum algo_kind {
+    ALGO_CIPHER, /* one op = encrypt/decrypt N bytes continuing the chain (CBC IV, CTR counter) */
+    ALGO_AEAD,   /* one op = seal one N-byte message: fresh nonce, ALGO_AAD_LEN bytes AAD, tag */
+    ALGO_DIGEST, /* one op = hash one N-byte message: init, update, final */
+    ALGO_RNG,    /* one op = fill N bytes with random data */
+};
+
+#define ALGO_AAD_LEN 13 /* as `openssl speed -aead` (a TLS record header) */
+#define ALGO_TAG_LEN 16
+#define ALGO_MAX_KEY 32
+#define ALGO_MAX_IV 16
+#define ALGO_MAX_OUT_EXTRA 64 /* out buffers are N + this: room for a tag or a digest */
+#define ALGO_MAX_BYTES (16u << 20)
+
+struct algo {
+    const char *id;         /* canonical id: "aes-256-cbc" */
+    enum algo_kind kind;
+    unsigned key_len;       /* bytes; 0 for digests and RNGs */
+    unsigned iv_len;        /* bytes: CBC/CTR IV, AEAD nonce; 0 for digests */
+    unsigned block;         /* sizes must be multiples of this (CBC: 16, IDEA: 8); 1 otherwise */
+    unsigned out_len;       /* digest length; 0 = same as input (ciphers, AEAD adds the tag) */
+    const char *evp;        /* OpenSSL EVP name, NULL where OpenSSL has none */
+    const char *kernel;     /* Linux crypto API name (AF_ALG), NULL where none */
+    const char *afalg_type; /* AF_ALG salg_type: "skcipher", "aead", "hash", "rng" */
+    int in_default;         /* part of the default selection of `run` and the TUI */
+};
+
+extern const struct algo algo_table[];
+extern const size_t algo_count;
+
+const struct algo *algo_find(const char *id);
+
+/* Bytes an op writes for an input of len bytes (encrypt direction; AEAD adds the tag). */
+size_t algo_out_len(const struct algo *a, size_t len);
+
+/* 0 when len is an acceptable block size for a; otherwise a reason in why. */
+int algo_check_size(const struct algo *a, size_t len, char *why, size_t n);
+
+/* The AEAD nonce sequence every implementation follows: bytes 4..11 form a big-endian
+ * counter that an encrypt op advances by one after sealing. Decrypt ops do not advance it. */
+void algo_nonce_next(uint8_t nonce[12]);
+
+/* The fixed AAD every AEAD op authenticates. */
+extern const uint8_t algo_aad[ALGO_AAD_LEN];
+
+#endif

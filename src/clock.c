@@ -1,0 +1,121 @@
+#include "clock.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cycles.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double clock_tsc_mhz(char *why, size_t n)
+{
+    struct cycles c = { .fd = -1, .name = "tsc" };
+    if (!cycles_tsc_invariant()) {
+        snprintf(why, n, "no invariant TSC (CPUID.80000007H:EDX[8])");
+        return 0;
+    }
+    struct timespec nap = { 0, 20000000 };
+    double t0 = now_s();
+    uint64_t y0 = cycles_read(&c);
+    nanosleep(&nap, NULL);
+    uint64_t y1 = cycles_read(&c);
+    double t1 = now_s();
+    return (double)(y1 - y0) / (t1 - t0) / 1e6;
+}
+
+/* 16 dependent adds per iteration; each has one cycle of latency on every core we know, so
+ * the chain runs at one add per core clock whatever the issue width. */
+#if defined(__x86_64__) || defined(__i386__)
+#define ADDS16 "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
+               "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
+               "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
+               "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t"
+static int chain(unsigned long iters)
+{
+    unsigned long x = 0;
+    for (unsigned long i = 0; i < iters; i++)
+        __asm__ volatile(ADDS16 : "+r"(x));
+    return (int)(x & 1);
+}
+static int have_chain(void) { return 1; }
+#elif defined(__aarch64__)
+#define ADDS16 "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" \
+               "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" \
+               "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" \
+               "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t"
+static int chain(unsigned long iters)
+{
+    unsigned long x = 0;
+    for (unsigned long i = 0; i < iters; i++)
+        __asm__ volatile(ADDS16 : "+r"(x));
+    return (int)(x & 1);
+}
+static int have_chain(void) { return 1; }
+#else
+static int chain(unsigned long iters) { (void)iters; return 0; }
+static int have_chain(void) { return 0; }
+#endif
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double clock_core_mhz(char *why, size_t n)
+{
+    if (!have_chain()) {
+        snprintf(why, n, "no dependent-add loop for this architecture");
+        return 0;
+    }
+    /* Size one run to ~20 ms from a short probe, then take the median of 11. */
+    unsigned long iters = 10000;
+    double t0 = now_s();
+    chain(iters);
+    double dt = now_s() - t0;
+    if (dt > 0)
+        iters = (unsigned long)(iters * (0.02 / dt));
+    if (iters < 1000)
+        iters = 1000;
+    double mhz[11];
+    for (int r = 0; r < 11; r++) {
+        t0 = now_s();
+        chain(iters);
+        dt = now_s() - t0;
+        mhz[r] = dt > 0 ? (double)iters * 16 / dt / 1e6 : 0;
+    }
+    qsort(mhz, 11, sizeof mhz[0], cmp);
+    return mhz[5];
+}
+
+int clock_pmu_status(char *why, size_t n)
+{
+    struct perf_event_attr at;
+    memset(&at, 0, sizeof at);
+    at.size = sizeof at;
+    at.type = PERF_TYPE_HARDWARE;
+    at.config = PERF_COUNT_HW_CPU_CYCLES;
+    at.exclude_hv = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+    if (fd >= 0) {
+        close(fd);
+        return 1;
+    }
+    int e = errno;
+    snprintf(why, n, "perf_event_open(cycles): %s%s", strerror(e),
+             e == ENOENT || e == EOPNOTSUPP ? " (no PMU exposed, as in most VMs)"
+             : e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* The machine's clocks: time-stamp counter rate, core clock, hardware cycle counters. */
+#ifndef ACCELSCOPE_CLOCK_H
+#define ACCELSCOPE_CLOCK_H
+
+#include <stddef.h>
+
+/* TSC ticks per microsecond, measured against CLOCK_MONOTONIC across a 20 ms sleep;
+ * 0 where there is no invariant TSC (then why says so). */
+double clock_tsc_mhz(char *why, size_t n);
+
+/* The core clock, from a chain of dependent one-cycle adds (as libgcrypt's bench-slope
+ * --cpu-mhz auto): median of repeated ~20 ms runs, ~250 ms in all. 0 where unsupported. */
+double clock_core_mhz(char *why, size_t n);
+
+/* 1 when perf_event_open gives hardware cycles here; else 0 and the errno reason. */
+int clock_pmu_status(char *why, size_t n);
+
+#endif

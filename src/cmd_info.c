@@ -1,0 +1,159 @@
+/* `accelscope info`: everything accelscope knows of the machine, fast (no timing unless
+ * --clock asks for the core clock). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <openssl/crypto.h>
+
+#include "algo.h"
+#include "clock.h"
+#include "cmd.h"
+#include "cpu.h"
+#include "osslcap.h"
+#include "registry.h"
+
+static void cpu_section(FILE *o)
+{
+    const struct cpu_info *c = cpu_get();
+    fprintf(o, "CPU\n");
+    fprintf(o, "  architecture: %s\n", c->arch);
+    fprintf(o, "  vendor: %s\n", c->vendor);
+    fprintf(o, "  brand: %s\n", c->brand);
+    fprintf(o, "  codename: %s\n", c->codename[0] ? c->codename : "(unknown: libcpuid absent or silent)");
+    fprintf(o, "  family/model/stepping: %d/%d/%d (0x%x/0x%x/0x%x)\n", c->family, c->model,
+            c->stepping, c->family, c->model, c->stepping);
+    fprintf(o, "  cores/threads: %d/%d\n", c->cores, c->threads);
+    fprintf(o, "  caches: L1d %d KiB, L2 %d KiB, L3 %d KiB\n", c->l1d_kb, c->l2_kb, c->l3_kb);
+}
+
+static int arch_family(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return ARCH_X86;
+#else
+    return ARCH_ARM;
+#endif
+}
+
+static void features_section(FILE *o)
+{
+    uint64_t w[2];
+    int nw = osslcap_parse(OpenSSL_version(OPENSSL_CPU_INFO), w);
+    fprintf(o, "\nCrypto features (cpu: usable by accelscope; openssl: enabled in libcrypto's vector)\n");
+    for (int f = 0; f < FEAT_COUNT; f++) {
+        const struct feature_desc *d = &feature_table[f];
+        if ((int)d->arch != arch_family())
+            continue;
+        char why[160] = "";
+        int ok = cpu_feature_status((enum feature)f, why, sizeof why);
+        int os = osslcap_has(w, nw, (enum feature)f);
+        fprintf(o, "  %-13s %-13s cpu:%-3s openssl:%-3s %s\n", d->label, d->key, ok ? "yes" : "no",
+                os < 0 ? "-" : os ? "yes" : "no", ok ? d->where : why);
+    }
+}
+
+static void openssl_section(FILE *o)
+{
+    fprintf(o, "\nOpenSSL\n");
+    fprintf(o, "  version: %s\n", OpenSSL_version(OPENSSL_VERSION));
+    fprintf(o, "  capability vector: %s\n", OpenSSL_version(OPENSSL_CPU_INFO));
+}
+
+static void clock_section(FILE *o, int measure)
+{
+    char why[200];
+    fprintf(o, "\nClocks\n");
+    double tsc = clock_tsc_mhz(why, sizeof why);
+    if (tsc > 0)
+        fprintf(o, "  TSC: %.1f MHz (invariant)\n", tsc);
+    else
+        fprintf(o, "  TSC: none: %s\n", why);
+    if (measure) {
+        double core = clock_core_mhz(why, sizeof why);
+        if (core > 0)
+            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, median of 11)\n", core);
+        else
+            fprintf(o, "  core clock: unknown: %s\n", why);
+    } else {
+        fprintf(o, "  core clock: not measured (accelscope info --clock)\n");
+    }
+    int pmu = clock_pmu_status(why, sizeof why);
+    fprintf(o, "  hardware cycle counters: %s%s\n", pmu ? "readable" : "no: ", pmu ? "" : why);
+}
+
+static void impl_section(FILE *o)
+{
+    fprintf(o, "\nImplementations\n");
+    for (size_t a = 0; a < algo_count; a++) {
+        fprintf(o, "  %s\n", algo_table[a].id);
+        for (size_t i = 0; i < registry_count(); i++) {
+            const struct impl *im = registry_get(i);
+            if (strcmp(im->alg, algo_table[a].id))
+                continue;
+            char why[256] = "";
+            int ok = im->available(im, why, sizeof why);
+            fprintf(o, "    %-6s %-28s %s%s%s\n", path_id[im->path], im->name,
+                    ok ? "available" : "unavailable: ", ok ? "" : why,
+                    ok && im->note ? "" : "");
+            if (im->note && ok)
+                fprintf(o, "    %-6s %-28s   (%s)\n", "", "", im->note);
+        }
+    }
+}
+
+static void backend_section(FILE *o)
+{
+    const struct backend *const *b;
+    size_t n = registry_backends(&b);
+    for (size_t i = 0; i < n; i++) {
+        if (!b[i]->describe)
+            continue;
+        fprintf(o, "\nBackend %s\n", b[i]->name);
+        b[i]->describe(o);
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "clock", no_argument, 0, 'c' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+    };
+    int clock = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ch", longs, NULL)) != -1) {
+        if (c == 'c')
+            clock = 1;
+        else if (c == 'h') {
+            cmd_usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "accelscope info: unknown option '%s'; accepted: --clock\n",
+                    argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "accelscope info: unexpected argument '%s'; accepted: --clock\n",
+                argv[optind]);
+        return EXIT_USAGE;
+    }
+    char why[512];
+    if (cpu_deny_check(why, sizeof why)) {
+        fprintf(stderr, "accelscope info: %s\n", why);
+        return EXIT_USAGE;
+    }
+    FILE *o = stdout;
+    struct utsname u;
+    cpu_section(o);
+    features_section(o);
+    openssl_section(o);
+    fprintf(o, "\nKernel\n  release: %s\n", uname(&u) == 0 ? u.release : "?");
+    clock_section(o, clock);
+    impl_section(o);
+    backend_section(o);
+    return 0;
+}

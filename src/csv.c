@@ -1,0 +1,200 @@
+#include "csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "machine.h"
+
+void csv_quote(const char *in, char *out, size_t n)
+{
+    if (!n)
+        return;
+    if (!strpbrk(in, ",\"\r\n")) {
+        snprintf(out, n, "%s", in);
+        return;
+    }
+    size_t k = 0;
+    out[k++] = '"';
+    for (; *in && k + 3 < n; in++) {
+        if (*in == '"')
+            out[k++] = '"';
+        out[k++] = *in;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+}
+
+static const char *const columns[] = {
+    "timestamp", "host", "cpu", "kernel", "openssl", "algorithm", "direction", "path",
+    "implementation", "bytes", "threads", "ops", "seconds", "mb_per_s", "mb_per_s_min",
+    "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
+    "spread_pct", "limit_mb_per_s", "capabilities", "verified_against", "status", "reason",
+};
+
+static void field(FILE *f, const char *s, int last)
+{
+    char q[1024];
+    csv_quote(s ? s : "", q, sizeof q);
+    fputs(q, f);
+    fputc(last ? '\n' : ',', f);
+}
+
+static void num(FILE *f, const char *fmt, double v, int have)
+{
+    char b[64] = "";
+    if (have)
+        snprintf(b, sizeof b, fmt, v);
+    field(f, b, 0);
+}
+
+int csv_write_stream(FILE *f, const struct csv_row *rows, size_t n)
+{
+    const struct machine *m = machine_get();
+    char ts[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
+        field(f, columns[c], c + 1 == sizeof columns / sizeof columns[0]);
+    for (size_t i = 0; i < n; i++) {
+        const struct csv_row *w = &rows[i];
+        const struct result *r = &w->r;
+        int ok = r->status == RES_OK;
+        char b[64], st[48];
+        field(f, ts, 0);
+        field(f, m->host, 0);
+        field(f, m->cpu, 0);
+        field(f, m->kernel, 0);
+        field(f, m->openssl, 0);
+        field(f, w->impl->alg, 0);
+        field(f, w->decrypt ? "decrypt" : "encrypt", 0);
+        field(f, path_id[w->impl->path], 0);
+        field(f, w->impl->name, 0);
+        snprintf(b, sizeof b, "%zu", w->bytes);
+        field(f, b, 0);
+        snprintf(b, sizeof b, "%d", r->threads);
+        field(f, b, 0);
+        snprintf(b, sizeof b, "%llu", (unsigned long long)r->ops);
+        field(f, ok ? b : "", 0);
+        num(f, "%.6f", r->seconds, ok);
+        num(f, "%.3f", r->mb_per_s, ok);
+        num(f, "%.3f", r->mb_min, ok);
+        num(f, "%.3f", r->mb_max, ok);
+        num(f, "%.4f", r->cycles_per_byte, ok && r->cycles_per_byte > 0);
+        field(f, ok ? r->cycle_clock : "", 0);
+        num(f, "%.3f", r->cpu_util, ok);
+        snprintf(b, sizeof b, "%d", r->samples);
+        field(f, ok ? b : "", 0);
+        num(f, "%.2f", r->spread_pct, ok);
+        num(f, "%.1f", w->limit_mb_per_s, w->limit_mb_per_s > 0);
+        field(f, r->capvec, 0);
+        field(f, r->reference, 0);
+        field(f, result_status_text(r, st, sizeof st), 0);
+        field(f, ok ? "" : r->reason, 1);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* The folder that will hold path, in buf. */
+static const char *folder(const char *path, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", path);
+    return dirname(buf);
+}
+
+int csv_check_dest(const char *path, int force, char *why, size_t wn)
+{
+    if (!strcmp(path, "-"))
+        return 0;
+    char b[4096];
+    struct stat st;
+    const char *dir = folder(path, b, sizeof b);
+    if (!*path) {
+        snprintf(why, wn, "empty CSV file name: give a path or - for standard output");
+        return -1;
+    }
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        snprintf(why, wn, "cannot write %s: folder %s does not exist", path, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK)) {
+        snprintf(why, wn, "cannot write %s: %s (folder %s)", path, strerror(errno), dir);
+        return -1;
+    }
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(why, wn, "%s is a folder: give a file name", path);
+            return -1;
+        }
+        if (!force) {
+            snprintf(why, wn, "%s exists: choose another name or add --force to replace it",
+                     path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int csv_write_file(const char *path, int force, const struct csv_row *rows, size_t n,
+                   char *why, size_t wn)
+{
+    if (!strcmp(path, "-")) {
+        if (csv_write_stream(stdout, rows, n) || fflush(stdout)) {
+            snprintf(why, wn, "writing to standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (csv_check_dest(path, force, why, wn))
+        return -1;
+    char b[4096], tmp[4200];
+    const char *dir = folder(path, b, sizeof b);
+    snprintf(tmp, sizeof tmp, "%s/.accelscope-csv.XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(why, wn, "cannot create a file in %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(why, wn, "fdopen: %s", strerror(errno));
+        close(fd);
+        goto remove_tmp;
+    }
+    if (csv_write_stream(f, rows, n) || fflush(f) || fsync(fileno(f))) {
+        snprintf(why, wn, "writing %s: %s", path, strerror(errno));
+        fclose(f);
+        goto remove_tmp;
+    }
+    if (fclose(f)) {
+        snprintf(why, wn, "writing %s: %s", path, strerror(errno));
+        goto remove_tmp;
+    }
+    /* No clobber: RENAME_NOREPLACE fails with EEXIST if the name appeared meanwhile. */
+    int rc = force ? rename(tmp, path) : renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+    if (rc && !force && errno == EINVAL) /* a file system without RENAME_NOREPLACE */
+        rc = link(tmp, path) ? -1 : unlink(tmp);
+    if (rc) {
+        if (errno == EEXIST)
+            snprintf(why, wn, "%s exists: choose another name or add --force to replace it",
+                     path);
+        else
+            snprintf(why, wn, "cannot create %s: %s", path, strerror(errno));
+        goto remove_tmp;
+    }
+    return 0;
+
+remove_tmp:
+    unlink(tmp);
+    return -1;
+}

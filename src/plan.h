@@ -1,0 +1,18 @@
+/* A plan: the cells (implementation x size) a selection asks for, in display order
+ * (algorithm, then path, then implementation, then size). Used by `run` and the TUI. */
+#ifndef ACCELSCOPE_PLAN_H
+#define ACCELSCOPE_PLAN_H
+
+#include "csv.h"
+#include "select.h"
+
+struct plan {
+    struct csv_row *cells;
+    size_t n;
+};
+
+/* Fills p from s; cells start pending. Returns the cell count. */
+size_t plan_build(struct plan *p, const struct selection *s, int decrypt, int threads);
+void plan_free(struct plan *p);
+
+#endif

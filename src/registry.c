@@ -1,0 +1,82 @@
+#include "registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo.h"
+
+/* Order matters only for listing: paths read c, asm, hw, kernel. */
+static const struct backend *const backends[] = {
+    &backend_portable, &backend_openssl, &backend_direct, &backend_direct_arm,
+    &backend_padlock,  &backend_rng,     &backend_afalg,  &backend_fault,
+};
+
+static const struct impl **all;
+static size_t nall;
+
+/* Flattens the backends' lists once, ordered by path then backend. */
+static void load(void)
+{
+    if (all)
+        return;
+    size_t cap = 64;
+    all = malloc(cap * sizeof *all);
+    if (!all)
+        abort();
+    for (int p = 0; p < PATH_COUNT; p++) {
+        for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+            size_t n = 0;
+            const struct impl *v = backends[b]->impls(&n);
+            for (size_t i = 0; i < n; i++) {
+                if (v[i].path != (enum path)p)
+                    continue;
+                if (nall == cap) {
+                    cap *= 2;
+                    all = realloc(all, cap * sizeof *all);
+                    if (!all)
+                        abort();
+                }
+                all[nall++] = &v[i];
+            }
+        }
+    }
+}
+
+size_t registry_count(void)
+{
+    load();
+    return nall;
+}
+
+const struct impl *registry_get(size_t i)
+{
+    load();
+    return i < nall ? all[i] : NULL;
+}
+
+const struct impl *registry_find(const char *alg, const char *name)
+{
+    load();
+    for (size_t i = 0; i < nall; i++)
+        if (strcmp(all[i]->alg, alg) == 0 && strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+const struct impl *registry_reference(const struct impl *im)
+{
+    static const char *const candidates[] = { "portable", "openssl" };
+    char why[256];
+    for (size_t c = 0; c < sizeof candidates / sizeof candidates[0]; c++) {
+        const struct impl *r = registry_find(im->alg, candidates[c]);
+        if (r && strcmp(r->backend, im->backend) != 0 && r->available(r, why, sizeof why))
+            return r;
+    }
+    return NULL;
+}
+
+size_t registry_backends(const struct backend *const **out)
+{
+    *out = backends;
+    return sizeof backends / sizeof backends[0];
+}

@@ -1,0 +1,85 @@
+#include "report.h"
+
+#include <string.h>
+
+const char *report_size(size_t b, char *buf, size_t n)
+{
+    if (b >= 1024 * 1024 && b % (1024 * 1024) == 0)
+        snprintf(buf, n, "%zu MiB", b >> 20);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, n, "%zu KiB", b >> 10);
+    else
+        snprintf(buf, n, "%zu B", b);
+    return buf;
+}
+
+/* Fits a status in a number's column; the reason follows at the end of the row. */
+static const char *short_status(enum res_status s)
+{
+    switch (s) {
+    case RES_WRONG: return "WRONG";
+    case RES_CRASHED: return "CRASHED";
+    case RES_TIMEOUT: return "TIMEOUT";
+    case RES_UNAVAILABLE: return "n/a";
+    case RES_ERROR: return "ERROR";
+    case RES_CANCELLED: return "cancelled";
+    default: return "-";
+    }
+}
+
+/* The cells [from, to) of one algorithm; sizes repeat per implementation in plan order. */
+static void block(FILE *out, const struct plan *p, size_t from, size_t to)
+{
+    const struct csv_row *c0 = &p->cells[from];
+    size_t nsz = 0;
+    while (from + nsz < to && p->cells[from + nsz].impl == c0->impl)
+        nsz++;
+    char b[32];
+    fprintf(out, "%-16s %-7s%-22s", c0->impl->alg,
+             c0->decrypt ? "decrypt" : "", "");
+    for (size_t z = 0; z < nsz; z++)
+        fprintf(out, " %10s", report_size(p->cells[from + z].bytes, b, sizeof b));
+    fprintf(out, "  vs slowest\n");
+
+    /* The slowest row at the largest size that has figures. */
+    double slowest = 0;
+    for (size_t i = from + nsz - 1; i < to; i += nsz) {
+        const struct result *r = &p->cells[i].r;
+        if (r->status == RES_OK && r->mb_per_s > 0 && (slowest == 0 || r->mb_per_s < slowest))
+            slowest = r->mb_per_s;
+    }
+    for (size_t row = from; row < to; row += nsz) {
+        const struct impl *im = p->cells[row].impl;
+        fprintf(out, "  %-7s %-36s", path_id[im->path], im->name);
+        const struct result *bad = NULL;
+        for (size_t z = 0; z < nsz; z++) {
+            const struct result *r = &p->cells[row + z].r;
+            if (r->status == RES_OK)
+                fprintf(out, " %10.1f", r->mb_per_s);
+            else {
+                fprintf(out, " %10s", short_status(r->status));
+                if (!bad && r->status != RES_PENDING && r->status != RES_CANCELLED)
+                    bad = r;
+            }
+        }
+        const struct result *last = &p->cells[row + nsz - 1].r;
+        if (last->status == RES_OK && slowest > 0)
+            fprintf(out, "  x%.2f", last->mb_per_s / slowest);
+        if (bad)
+            fprintf(out, "  %s", bad->reason);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
+void report_table(FILE *out, const struct plan *p)
+{
+    size_t i = 0;
+    while (i < p->n) {
+        size_t j = i;
+        while (j < p->n && !strcmp(p->cells[j].impl->alg, p->cells[i].impl->alg))
+            j++;
+        block(out, p, i, j);
+        i = j;
+    }
+}

@@ -1,0 +1,15 @@
+/* The plain-text table of `run`: rows are implementations, columns sizes, one block per
+ * algorithm, MB/s (10^6 bytes/s), with each row's speed-up over the slowest row. */
+#ifndef ACCELSCOPE_REPORT_H
+#define ACCELSCOPE_REPORT_H
+
+#include <stdio.h>
+
+#include "plan.h"
+
+void report_table(FILE *out, const struct plan *p);
+
+/* "16 B", "1 KiB", "16 MiB": the size as people read it. */
+const char *report_size(size_t bytes, char *buf, size_t n);
+
+#endif

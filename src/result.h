@@ -1,0 +1,44 @@
+/* What one measurement cell gives: raw figures; units and formatting belong to ui/ and CSV. */
+#ifndef ACCELSCOPE_RESULT_H
+#define ACCELSCOPE_RESULT_H
+
+#include <stdint.h>
+
+#define RESULT_MAX_THREADS 256
+
+enum res_status {
+    RES_PENDING,     /* not started */
+    RES_RUNNING,     /* samples arriving; figures so far are live */
+    RES_OK,          /* verified and measured */
+    RES_WRONG,       /* output differs from the reference: no figure */
+    RES_CRASHED,     /* a worker died by a signal */
+    RES_TIMEOUT,     /* a worker went silent past the watchdog */
+    RES_UNAVAILABLE, /* the implementation cannot run here; reason says why */
+    RES_ERROR,       /* set-up or an operation failed; reason says what */
+    RES_CANCELLED,   /* stopped by the user */
+};
+
+struct result {
+    enum res_status status;
+    char reason[200];       /* why, for every status but ok */
+    char capvec[160];       /* OpenSSL's capability vector in the worker (OPENSSL_CPU_INFO) */
+    char reference[64];     /* what the output was checked against */
+    int threads;            /* workers asked for */
+    int samples;            /* timed samples received, all workers */
+    int samples_wanted;     /* per worker */
+    uint64_t ops;           /* timed operations, all workers */
+    uint64_t bytes;         /* timed bytes, all workers */
+    double seconds;         /* timed wall seconds, mean per worker */
+    double mb_per_s;        /* sum over workers of each worker's median sample, 10^6 B/s */
+    double mb_min, mb_max;  /* sums of the workers' slowest / fastest samples */
+    double spread_pct;      /* (max - min) / (2 x median) x 100: the samples' +- half-range */
+    double cpu_util;        /* CPU time (user+sys) / wall time, per worker: 1.0 = one core busy */
+    double cycles_per_byte; /* 0 when no cycle clock */
+    char cycle_clock[16];   /* "pmu", "tsc" or "none" */
+    double thread_mb[RESULT_MAX_THREADS]; /* each worker's median */
+};
+
+/* "ok", "wrong output", "crashed (SIGILL)", "timed out", "unavailable", ... */
+const char *result_status_text(const struct result *r, char *buf, unsigned n);
+
+#endif

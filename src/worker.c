@@ -1,0 +1,354 @@
+/* The measuring side of a worker process: `accelscope __worker ...`, exec'd by the engine so
+ * that capability masks in its environment take effect when libcrypto starts. It verifies the
+ * implementation's output against a reference, calibrates, then streams timed samples as
+ * text lines on stdout (see engine.c for the reader):
+ *   hello <pid> <capability vector>
+ *   verified <reference>
+ *   clock <pmu|tsc|none>
+ *   sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles>
+ *   done
+ * or, instead of a figure: unavailable|wrong|error <reason>. */
+#include "worker.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "algo.h"
+#include "cycles.h"
+#include "kat.h"
+#include "registry.h"
+
+static uint64_t now_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* splitmix64: seeded, repeatable inputs so a mismatch can be replayed. */
+static void fill(uint8_t *p, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i % 8 == 0) {
+            seed += 0x9e3779b97f4a7c15u;
+            uint64_t z = seed;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+            seed ^= z ^ (z >> 31);
+        }
+        p[i] = (uint8_t)(seed >> (8 * (i % 8)));
+    }
+}
+
+struct live {
+    const struct impl *im;
+    void *ctx;
+};
+
+static int live_init(struct live *l, const struct impl *im, const uint8_t *key,
+                     const uint8_t *iv, int decrypt, char *why, size_t n)
+{
+    l->im = im;
+    l->ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
+    if (!l->ctx)
+        abort();
+    if (im->init(im, l->ctx, key, iv, decrypt, why, n)) {
+        free(l->ctx);
+        l->ctx = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void live_free(struct live *l)
+{
+    if (l->ctx && l->im->cleanup)
+        l->im->cleanup(l->ctx);
+    free(l->ctx);
+    l->ctx = NULL;
+}
+
+static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return i;
+    return n;
+}
+
+/* Two operations in a row, so chaining and nonce handling are checked, not one call only.
+ * Returns 0 when im agrees with ref; otherwise a description in why. */
+static int verify_pair(const struct algo *a, const struct impl *im, const struct impl *ref,
+                       size_t len, int decrypt, char *why, size_t n)
+{
+    uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
+    size_t olen = algo_out_len(a, len), cap = len + ALGO_MAX_OUT_EXTRA;
+    uint8_t *pt = malloc(cap), *ct = malloc(2 * cap), *got = malloc(2 * cap), *want = malloc(2 * cap);
+    struct live r = { 0 }, t = { 0 };
+    int rc = -1;
+    if (!pt || !ct || !got || !want)
+        abort();
+    fill(key, sizeof key, len * 3 + 1);
+    fill(iv, sizeof iv, len * 5 + 2);
+    fill(pt, cap, len * 7 + 3);
+    memset(got, 0, 2 * cap);
+    memset(want, 0, 2 * cap);
+
+    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    if (live_init(&r, ref, key, iv, 0, why, n))
+        goto out;
+    if (live_init(&t, im, key, iv, dec, why, n))
+        goto free_ref;
+    if (!dec) {
+        for (int k = 0; k < 2; k++) {
+            if (ref->op(r.ctx, want + k * cap, pt, len)) {
+                snprintf(why, n, "reference %s failed", ref->name);
+                goto free_impl;
+            }
+            if (im->op(t.ctx, got + k * cap, pt, len)) {
+                snprintf(why, n, "operation %d failed", k + 1);
+                goto free_impl;
+            }
+            size_t d = first_diff(got + k * cap, want + k * cap, olen);
+            if (d < olen) {
+                snprintf(why, n, "%zu-byte op %d differs from %s at byte %zu", len, k + 1,
+                         ref->name, d);
+                goto free_impl;
+            }
+        }
+    } else {
+        /* Ciphers: decrypt two chained ciphertexts. AEAD: open one sealed message twice
+         * (the nonce does not advance on decrypt). */
+        int chained = a->kind == ALGO_CIPHER;
+        for (int k = 0; k < 2; k++)
+            if ((k == 0 || chained) && ref->op(r.ctx, ct + k * cap, pt, len)) {
+                snprintf(why, n, "reference %s failed", ref->name);
+                goto free_impl;
+            }
+        for (int k = 0; k < 2; k++) {
+            if (im->op(t.ctx, got, ct + (chained ? k : 0) * cap, len)) {
+                snprintf(why, n, "decrypt op %d failed (tag or transform)", k + 1);
+                goto free_impl;
+            }
+            size_t d = first_diff(got, pt, len);
+            if (d < len) {
+                snprintf(why, n, "%zu-byte decrypt op %d differs from plaintext at byte %zu",
+                         len, k + 1, d);
+                goto free_impl;
+            }
+        }
+    }
+    rc = 0;
+free_impl:
+    live_free(&t);
+free_ref:
+    live_free(&r);
+out:
+    free(pt);
+    free(ct);
+    free(got);
+    free(want);
+    return rc;
+}
+
+/* RNGs: nothing to compare with; refuse output that is constant or repeats. */
+static int verify_rng(const struct impl *im, size_t len, char *why, size_t n)
+{
+    struct live t = { 0 };
+    size_t m = len < 64 ? 64 : len;
+    uint8_t *x = calloc(1, m + ALGO_MAX_OUT_EXTRA), *y = calloc(1, m + ALGO_MAX_OUT_EXTRA);
+    int rc = -1;
+    if (!x || !y)
+        abort();
+    if (live_init(&t, im, x, x, 0, why, n))
+        goto out;
+    if (im->op(t.ctx, x, NULL, m) || im->op(t.ctx, y, NULL, m)) {
+        snprintf(why, n, "fill failed");
+        goto free_impl;
+    }
+    size_t same = 0;
+    for (size_t i = 1; i < m; i++)
+        same += x[i] == x[0];
+    if (same == m - 1 || memcmp(x, y, m) == 0) {
+        snprintf(why, n, "output is constant or repeats");
+        goto free_impl;
+    }
+    rc = 0;
+free_impl:
+    live_free(&t);
+out:
+    free(x);
+    free(y);
+    return rc;
+}
+
+static int verify(const struct algo *a, const struct impl *im, size_t len, int decrypt,
+                  char *refname, size_t rn, char *why, size_t n)
+{
+    if (a->kind == ALGO_RNG) {
+        snprintf(refname, rn, "non-repetition");
+        return verify_rng(im, len, why, n);
+    }
+    int k = kat_check(im, why, n);
+    if (k < 0)
+        return -1;
+    const struct impl *ref = registry_reference(im);
+    if (!ref) {
+        if (k == 1) {
+            snprintf(refname, rn, "known answer");
+            return 0;
+        }
+        snprintf(why, n, "no reference implementation or known answer to verify against");
+        return -2;
+    }
+    snprintf(refname, rn, "%s%s", ref->name, k == 1 ? "+known answer" : "");
+    return verify_pair(a, im, ref, len, decrypt, why, n);
+}
+
+static void pin(int cpu)
+{
+    cpu_set_t all, one;
+    if (cpu < 0 || sched_getaffinity(0, sizeof all, &all))
+        return;
+    int seen = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, &all))
+            continue;
+        if (seen++ == cpu) {
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            sched_setaffinity(0, sizeof one, &one);
+            return;
+        }
+    }
+}
+
+/* The ops a sample needs to last about `target` ns, from a short warm-up. */
+static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const uint8_t *in,
+                          size_t len, uint64_t target, int *failed)
+{
+    uint64_t ops = 0, t0 = now_ns(CLOCK_MONOTONIC), t;
+    do {
+        if (im->op(ctx, out, in, len)) {
+            *failed = 1;
+            return 0;
+        }
+        ops++;
+        t = now_ns(CLOCK_MONOTONIC) - t0;
+    } while (t < 20000000u && t < target);
+    uint64_t per = t / ops ? t / ops : 1;
+    uint64_t want = target / per;
+    return want ? want : 1;
+}
+
+int worker_main(int argc, char **argv)
+{
+    /* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU */
+    if (argc != 8) {
+        say("error worker: bad arguments");
+        return 2;
+    }
+    const char *alg = argv[1], *name = argv[2];
+    size_t len = strtoull(argv[3], NULL, 10);
+    int decrypt = atoi(argv[4]);
+    double seconds = atof(argv[5]);
+    int samples = atoi(argv[6]);
+    char why[200], ref[64];
+
+    pin(atoi(argv[7]));
+    say("hello %d %s", (int)getpid(), OpenSSL_version(OPENSSL_CPU_INFO));
+    const struct algo *a = algo_find(alg);
+    const struct impl *im = registry_find(alg, name);
+    if (!a || !im) {
+        say("error no implementation %s of %s", name, alg);
+        return 1;
+    }
+    if (!im->available(im, why, sizeof why)) {
+        say("unavailable %s", why);
+        return 0;
+    }
+    int v = verify(a, im, len, decrypt, ref, sizeof ref, why, sizeof why);
+    if (v) {
+        say("%s %s", v == -1 ? "wrong" : "error", why);
+        return 0;
+    }
+    say("verified %s", ref);
+
+    /* The timed buffers: seeded input; for decryption, real ciphertext so AEAD tags verify. */
+    size_t cap = len + ALGO_MAX_OUT_EXTRA;
+    uint8_t *in = aligned_alloc(64, (cap + 63) / 64 * 64), *out = aligned_alloc(64, (cap + 63) / 64 * 64);
+    uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
+    if (!in || !out)
+        abort();
+    fill(key, sizeof key, 11);
+    fill(iv, sizeof iv, 12);
+    fill(in, cap, 13);
+    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    struct live t = { 0 };
+    if (dec) {
+        const struct impl *r = registry_reference(im);
+        r = r ? r : im;
+        struct live e = { 0 };
+        if (live_init(&e, r, key, iv, 0, why, sizeof why) || r->op(e.ctx, out, in, len)) {
+            say("error preparing ciphertext: %s", why);
+            return 0;
+        }
+        live_free(&e);
+        memcpy(in, out, algo_out_len(a, len));
+    }
+    if (live_init(&t, im, key, iv, dec, why, sizeof why)) {
+        say("error %s", why);
+        return 0;
+    }
+
+    struct cycles cyc;
+    cycles_open(&cyc);
+    say("clock %s", cyc.name);
+    int failed = 0;
+    uint64_t target = (uint64_t)(seconds / samples * 1e9);
+    uint64_t ops = calibrate(im, t.ctx, out, in, len, target, &failed);
+    for (int s = 0; s < samples && !failed; s++) {
+        uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        uint64_t y0 = cycles_read(&cyc);
+        for (uint64_t i = 0; i < ops; i++)
+            if (im->op(t.ctx, out, in, len)) {
+                failed = 1;
+                break;
+            }
+        uint64_t y1 = cycles_read(&cyc);
+        uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), w1 = now_ns(CLOCK_MONOTONIC);
+        if (!failed)
+            say("sample %llu %llu %llu %llu %llu", (unsigned long long)ops,
+                (unsigned long long)(ops * len), (unsigned long long)(w1 - w0),
+                (unsigned long long)(c1 - c0), (unsigned long long)(y1 - y0));
+    }
+    cycles_close(&cyc);
+    live_free(&t);
+    free(in);
+    free(out);
+    if (failed) {
+        say("error operation failed while timing");
+        return 0;
+    }
+    say("done");
+    return 0;
+}
