@@ -1,0 +1,289 @@
+/* AES (FIPS-197) with T-tables, CBC and CTR (SP 800-38A).
+ *
+ * T-table AES: each round is 16 lookups in 1 KiB tables indexed by key-dependent state
+ * bytes, so cache timing leaks key material. That is what OpenSSL's no-asm build does too,
+ * and that build is the yardstick this path stands for; do not use it to protect secrets. */
+#include "portable.h"
+
+#include <string.h>
+
+#include "aes_sbox.h"
+#include "bytes.h"
+
+/* GF(2^8) multiples as constant expressions, so every table below is computed by the
+ * compiler from the S-box lists (no hand-copied tables, no start-up initialisation). */
+#define XT(x) ((((x) << 1) ^ (((x) >> 7) * 0x1b)) & 0xff)
+#define M2(x) XT(x)
+#define M3(x) (XT(x) ^ (x))
+#define M4(x) XT(XT(x))
+#define M8(x) XT(XT(XT(x)))
+#define M9(x) (M8(x) ^ (x))
+#define MB(x) (M8(x) ^ M2(x) ^ (x))
+#define MD(x) (M8(x) ^ M4(x) ^ (x))
+#define ME(x) (M8(x) ^ M4(x) ^ M2(x))
+#define W(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+/* One column of MixColumns (resp. InvMixColumns) per input row: FIPS-197 5.1.3 / 5.3.3. */
+#define TE0(s) W(M2(s), s, s, M3(s))
+#define TE1(s) W(M3(s), M2(s), s, s)
+#define TE2(s) W(s, M3(s), M2(s), s)
+#define TE3(s) W(s, s, M3(s), M2(s))
+#define TD0(s) W(ME(s), M9(s), MD(s), MB(s))
+#define TD1(s) W(MB(s), ME(s), M9(s), MD(s))
+#define TD2(s) W(MD(s), MB(s), ME(s), M9(s))
+#define TD3(s) W(M9(s), MD(s), MB(s), ME(s))
+#define BYTE(s) (s)
+
+static const uint32_t te0[256] = { AES_SBOX(TE0) };
+static const uint32_t te1[256] = { AES_SBOX(TE1) };
+static const uint32_t te2[256] = { AES_SBOX(TE2) };
+static const uint32_t te3[256] = { AES_SBOX(TE3) };
+static const uint32_t td0[256] = { AES_INV_SBOX(TD0) };
+static const uint32_t td1[256] = { AES_INV_SBOX(TD1) };
+static const uint32_t td2[256] = { AES_INV_SBOX(TD2) };
+static const uint32_t td3[256] = { AES_INV_SBOX(TD3) };
+static const uint8_t sbox[256] = { AES_SBOX(BYTE) };
+static const uint8_t inv_sbox[256] = { AES_INV_SBOX(BYTE) };
+
+#define B0(x) ((x) >> 24)
+#define B1(x) (((x) >> 16) & 0xff)
+#define B2(x) (((x) >> 8) & 0xff)
+#define B3(x) ((x)&0xff)
+
+static uint32_t sub_word(uint32_t w)
+{
+    return W(sbox[B0(w)], sbox[B1(w)], sbox[B2(w)], sbox[B3(w)]);
+}
+
+/* Key expansion, FIPS-197 5.2. */
+int portable_aes_setkey_enc(struct portable_aes *k, const uint8_t *key, size_t key_len)
+{
+    if (key_len != 16 && key_len != 24 && key_len != 32)
+        return -1;
+    unsigned nk = (unsigned)key_len / 4;
+    k->rounds = nk + 6;
+    unsigned total = 4 * (k->rounds + 1);
+    uint32_t *w = k->rk;
+    uint32_t rcon = 0x01;
+    for (unsigned i = 0; i < nk; i++)
+        w[i] = load32_be(key + 4 * i);
+    for (unsigned i = nk; i < total; i++) {
+        uint32_t t = w[i - 1];
+        if (i % nk == 0) {
+            t = sub_word(rotl32(t, 8)) ^ rcon << 24;
+            rcon = XT(rcon);
+        } else if (nk > 6 && i % nk == 4) {
+            t = sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    return 0;
+}
+
+/* Equivalent inverse cipher, FIPS-197 5.3.5: round keys reversed, InvMixColumns applied to
+ * all but the first and last. td*[sbox[b]] is InvMixColumns of the byte b alone. */
+int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t key_len)
+{
+    struct portable_aes e;
+    if (portable_aes_setkey_enc(&e, key, key_len) != 0)
+        return -1;
+    unsigned n = e.rounds;
+    k->rounds = n;
+    for (unsigned r = 0; r <= n; r++) {
+        for (unsigned c = 0; c < 4; c++) {
+            uint32_t w = e.rk[4 * (n - r) + c];
+            if (r != 0 && r != n)
+                w = td0[sbox[B0(w)]] ^ td1[sbox[B1(w)]] ^ td2[sbox[B2(w)]] ^ td3[sbox[B3(w)]];
+            k->rk[4 * r + c] = w;
+        }
+    }
+    memset(&e, 0, sizeof e);
+    return 0;
+}
+
+/* One round: SubBytes, ShiftRows, MixColumns, AddRoundKey, through the tables. */
+#define ENC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k)                                          \
+    do {                                                                                      \
+        d0 = te0[B0(s0)] ^ te1[B1(s1)] ^ te2[B2(s2)] ^ te3[B3(s3)] ^ (k)[0];                  \
+        d1 = te0[B0(s1)] ^ te1[B1(s2)] ^ te2[B2(s3)] ^ te3[B3(s0)] ^ (k)[1];                  \
+        d2 = te0[B0(s2)] ^ te1[B1(s3)] ^ te2[B2(s0)] ^ te3[B3(s1)] ^ (k)[2];                  \
+        d3 = te0[B0(s3)] ^ te1[B1(s0)] ^ te2[B2(s1)] ^ te3[B3(s2)] ^ (k)[3];                  \
+    } while (0)
+
+/* The last round has no MixColumns: te2/te3/te0/te1 hold the plain S-box value in bytes
+ * 0/1/2/3, so masking them reuses the hot tables instead of touching another one. */
+#define ENC_LAST(s0, s1, s2, s3, k)                                                           \
+    ((te2[B0(s0)] & 0xff000000) ^ (te3[B1(s1)] & 0x00ff0000) ^ (te0[B2(s2)] & 0x0000ff00) ^  \
+     (te1[B3(s3)] & 0x000000ff) ^ (k))
+
+#define DEC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k)                                          \
+    do {                                                                                      \
+        d0 = td0[B0(s0)] ^ td1[B1(s3)] ^ td2[B2(s2)] ^ td3[B3(s1)] ^ (k)[0];                  \
+        d1 = td0[B0(s1)] ^ td1[B1(s0)] ^ td2[B2(s3)] ^ td3[B3(s2)] ^ (k)[1];                  \
+        d2 = td0[B0(s2)] ^ td1[B1(s1)] ^ td2[B2(s0)] ^ td3[B3(s3)] ^ (k)[2];                  \
+        d3 = td0[B0(s3)] ^ td1[B1(s2)] ^ td2[B2(s1)] ^ td3[B3(s0)] ^ (k)[3];                  \
+    } while (0)
+
+#define DEC_LAST(s0, s1, s2, s3, k)                                                           \
+    (W(inv_sbox[B0(s0)], inv_sbox[B1(s1)], inv_sbox[B2(s2)], inv_sbox[B3(s3)]) ^ (k))
+
+/* Inlined into the mode loops so a CBC chain stays in registers. Two rounds per loop
+ * iteration alternate between s and t without copies. */
+static inline __attribute__((always_inline)) void enc_words(const uint32_t *rk, unsigned rounds,
+                                                            uint32_t st[4])
+{
+    uint32_t s0 = st[0] ^ rk[0], s1 = st[1] ^ rk[1], s2 = st[2] ^ rk[2], s3 = st[3] ^ rk[3];
+    uint32_t t0, t1, t2, t3;
+    unsigned r = rounds >> 1;
+    for (;;) {
+        ENC_ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 4);
+        rk += 8;
+        if (--r == 0)
+            break;
+        ENC_ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk);
+    }
+    st[0] = ENC_LAST(t0, t1, t2, t3, rk[0]);
+    st[1] = ENC_LAST(t1, t2, t3, t0, rk[1]);
+    st[2] = ENC_LAST(t2, t3, t0, t1, rk[2]);
+    st[3] = ENC_LAST(t3, t0, t1, t2, rk[3]);
+}
+
+static inline __attribute__((always_inline)) void dec_words(const uint32_t *rk, unsigned rounds,
+                                                            uint32_t st[4])
+{
+    uint32_t s0 = st[0] ^ rk[0], s1 = st[1] ^ rk[1], s2 = st[2] ^ rk[2], s3 = st[3] ^ rk[3];
+    uint32_t t0, t1, t2, t3;
+    unsigned r = rounds >> 1;
+    for (;;) {
+        DEC_ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 4);
+        rk += 8;
+        if (--r == 0)
+            break;
+        DEC_ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk);
+    }
+    st[0] = DEC_LAST(t0, t3, t2, t1, rk[0]);
+    st[1] = DEC_LAST(t1, t0, t3, t2, rk[1]);
+    st[2] = DEC_LAST(t2, t1, t0, t3, rk[2]);
+    st[3] = DEC_LAST(t3, t2, t1, t0, rk[3]);
+}
+
+static inline void load_block(uint32_t w[4], const uint8_t *p)
+{
+    w[0] = load32_be(p);
+    w[1] = load32_be(p + 4);
+    w[2] = load32_be(p + 8);
+    w[3] = load32_be(p + 12);
+}
+
+static inline void store_block(uint8_t *p, const uint32_t w[4])
+{
+    store32_be(p, w[0]);
+    store32_be(p + 4, w[1]);
+    store32_be(p + 8, w[2]);
+    store32_be(p + 12, w[3]);
+}
+
+void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
+{
+    uint32_t s[4];
+    load_block(s, in);
+    enc_words(k->rk, k->rounds, s);
+    store_block(out, s);
+}
+
+void portable_aes_decrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
+{
+    uint32_t s[4];
+    load_block(s, in);
+    dec_words(k->rk, k->rounds, s);
+    store_block(out, s);
+}
+
+void portable_aes_cbc_encrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
+                              const uint8_t *in, size_t len)
+{
+    uint32_t s[4];
+    load_block(s, iv);
+    for (size_t i = 0; i + 16 <= len; i += 16) {
+        uint32_t p[4];
+        load_block(p, in + i);
+        s[0] ^= p[0];
+        s[1] ^= p[1];
+        s[2] ^= p[2];
+        s[3] ^= p[3];
+        enc_words(k->rk, k->rounds, s);
+        store_block(out + i, s);
+    }
+    store_block(iv, s);
+}
+
+void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
+                              const uint8_t *in, size_t len)
+{
+    uint32_t prev[4];
+    load_block(prev, iv);
+    for (size_t i = 0; i + 16 <= len; i += 16) {
+        uint32_t c[4], s[4];
+        load_block(c, in + i); /* read before out (maybe == in) is written */
+        s[0] = c[0];
+        s[1] = c[1];
+        s[2] = c[2];
+        s[3] = c[3];
+        dec_words(k->rk, k->rounds, s);
+        s[0] ^= prev[0];
+        s[1] ^= prev[1];
+        s[2] ^= prev[2];
+        s[3] ^= prev[3];
+        store_block(out + i, s);
+        memcpy(prev, c, sizeof prev);
+    }
+    store_block(iv, prev);
+}
+
+int portable_aes_ctr_init(struct portable_aes_ctr *c, const uint8_t *key, size_t key_len,
+                          const uint8_t iv[16])
+{
+    if (portable_aes_setkey_enc(&c->key, key, key_len) != 0)
+        return -1;
+    memcpy(c->ctr, iv, 16);
+    c->used = 16;
+    return 0;
+}
+
+/* The whole 128-bit block is the counter, big-endian, as OpenSSL's CRYPTO_ctr128. */
+static inline void ctr_next(uint32_t w[4])
+{
+    if (++w[3] == 0 && ++w[2] == 0 && ++w[1] == 0)
+        ++w[0];
+}
+
+void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, const uint8_t *in,
+                          size_t len)
+{
+    size_t i = 0;
+    while (c->used < 16 && i < len) /* the rest of a keystream block begun last time */
+        out[i] = in[i] ^ c->ks[c->used++], i++;
+    if (i == len)
+        return;
+    uint32_t ctr[4];
+    load_block(ctr, c->ctr);
+    for (; i + 16 <= len; i += 16) {
+        uint32_t s[4] = { ctr[0], ctr[1], ctr[2], ctr[3] };
+        enc_words(c->key.rk, c->key.rounds, s);
+        ctr_next(ctr);
+        store32_be(out + i, load32_be(in + i) ^ s[0]);
+        store32_be(out + i + 4, load32_be(in + i + 4) ^ s[1]);
+        store32_be(out + i + 8, load32_be(in + i + 8) ^ s[2]);
+        store32_be(out + i + 12, load32_be(in + i + 12) ^ s[3]);
+    }
+    if (i < len) {
+        uint32_t s[4] = { ctr[0], ctr[1], ctr[2], ctr[3] };
+        enc_words(c->key.rk, c->key.rounds, s);
+        ctr_next(ctr);
+        store_block(c->ks, s);
+        c->used = 0;
+        while (i < len)
+            out[i] = in[i] ^ c->ks[c->used++], i++;
+    }
+    store_block(c->ctr, ctr);
+}
