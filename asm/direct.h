@@ -1,0 +1,94 @@
+/* The C calling convention of every x86-64 kernel in asm/x86_64/ (System V AMD64 ABI:
+ * arguments in rdi, rsi, rdx, rcx, r8, r9; xmm/ymm registers are all caller-saved; the kernels
+ * touch no callee-saved register except where they save it; VAES kernels end in vzeroupper).
+ *
+ * Kernels do one job each and trust their caller: lengths are in whole 16-byte (AES, GHASH)
+ * or 64-byte (SHA) blocks, buffers need no alignment, in == out is allowed wherever both
+ * exist. Which kernel may run (CPUID, the deny list) is decided in C, in backends/direct.c;
+ * calling a kernel on a CPU without its instructions raises SIGILL.
+ *
+ * Only x86_64 builds assemble these (the Makefile picks asm/$(ASMDIR)/ *.S files); this header is
+ * plain declarations and compiles everywhere.
+ */
+#ifndef ACCELSCOPE_ASM_DIRECT_H
+#define ACCELSCOPE_ASM_DIRECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* An expanded AES key: round keys 0..rounds at rk + 16*i, then the round count (10, 12, 14)
+ * at byte offset 240, which the kernels read. A decryption schedule is the "equivalent
+ * inverse cipher" one of FIPS-197 5.3.5: reversed, with InvMixColumns (AESIMC) applied to the
+ * middle keys, as AESDEC expects. */
+struct direct_aes_key {
+    uint8_t rk[15 * 16] __attribute__((aligned(16)));
+    uint32_t rounds;
+};
+
+/* aes-aesni.S (AES-NI: CPUID.1:ECX[25]) */
+/* bits is 128, 192 or 256; returns 0, or -1 for another value. */
+int direct_aes_set_encrypt_key(struct direct_aes_key *k, const uint8_t *key, unsigned bits);
+/* Builds dec from an expanded encryption key. */
+void direct_aes_set_decrypt_key(struct direct_aes_key *dec, const struct direct_aes_key *enc);
+void direct_aes_encrypt_block(const struct direct_aes_key *k, uint8_t out[16],
+                              const uint8_t in[16]);
+/* CBC over nblocks; iv is read and left holding the last ciphertext block (the chain). */
+void direct_aes_cbc_encrypt(const struct direct_aes_key *k, uint8_t *out, const uint8_t *in,
+                            size_t nblocks, uint8_t iv[16]);
+/* dec is a decryption schedule; eight blocks in flight. */
+void direct_aes_cbc_decrypt(const struct direct_aes_key *dec, uint8_t *out, const uint8_t *in,
+                            size_t nblocks, uint8_t iv[16]);
+/* CTR: ctr is a 128-bit big-endian counter (as OpenSSL's AES-CTR), the key stream is
+ * E(ctr), E(ctr+1), ...; ctr is left at the next unused value. Eight blocks in flight. */
+void direct_aes_ctr(const struct direct_aes_key *k, uint8_t *out, const uint8_t *in,
+                    size_t nblocks, uint8_t ctr[16]);
+
+/* aes-vaes.S (VAES CPUID.7.0:ECX[9] with AVX2 CPUID.7.0:EBX[5] for 256-bit ymm registers):
+ * CTR as direct_aes_ctr, sixteen blocks in flight (eight ymm, two blocks each). It works in
+ * groups of 16 blocks and stops early, before a group whose counters would carry out of the
+ * low 64 bits; returns the blocks it did (a multiple of 16), the caller does the rest. */
+size_t direct_aes_ctr_vaes(const struct direct_aes_key *k, uint8_t *out, const uint8_t *in,
+                           size_t nblocks, uint8_t ctr[16]);
+
+/* ghash-pclmul.S (PCLMULQDQ: CPUID.1:ECX[1]; SSSE3 for PSHUFB): GHASH of NIST SP 800-38D
+ * 6.4. The key holds H^1..H^8 byte-reflected, for eight blocks per reduction. */
+struct direct_ghash_key {
+    uint8_t hpow[8][16] __attribute__((aligned(16))); /* hpow[i] = H^(i+1), reflected */
+    uint8_t hkar[8][16] __attribute__((aligned(16))); /* both halves: hi ^ lo of hpow[i] */
+};
+/* h is E_K(0^128) as bytes. */
+void direct_ghash_init(struct direct_ghash_key *k, const uint8_t h[16]);
+/* y = (y ^ X1) * H ... over nblocks 16-byte blocks; y in GCM byte order. */
+void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
+                  size_t nblocks);
+
+/* sha-shani.S (SHA extensions: CPUID.7.0:EBX[29]; SSE4.1 for PBLENDW): FIPS 180-4
+ * compression of nblocks 64-byte blocks into state (h0..h4 / h0..h7, host order). */
+void direct_sha1_blocks(uint32_t state[5], const uint8_t *in, size_t nblocks);
+void direct_sha256_blocks(uint32_t state[8], const uint8_t *in, size_t nblocks);
+
+/* rng-rdrand.S (RDRAND: CPUID.1:ECX[30]; RDSEED: CPUID.7.0:EBX[18]): fill len bytes, 8 at a
+ * time. A draw that reports no data (CF=0) is retried, RDRAND up to 10 times as Intel's DRNG
+ * guide advises, RDSEED up to 1024 times with PAUSE between; returns the bytes written, less
+ * than len only when the source ran dry. */
+size_t direct_rdrand_fill(uint8_t *out, size_t len);
+size_t direct_rdseed_fill(uint8_t *out, size_t len);
+
+/* ubench.S: microbenchmark loops for src/limits.c. Each runs iters iterations of an unrolled
+ * body of UBENCH_UNROLL instructions of one kind, either one dependent chain (_lat: each
+ * instruction waits for the last) or independent chains (_tp: enough in flight to fill the
+ * units); the caller times them with RDTSC. */
+#define UBENCH_UNROLL 24
+void ubench_add_lat(uint64_t iters); /* dependent 64-bit adds: one core cycle each */
+void ubench_aesenc_lat(uint64_t iters);
+void ubench_aesenc_tp(uint64_t iters);
+void ubench_vaesenc_lat(uint64_t iters); /* VAES on ymm */
+void ubench_vaesenc_tp(uint64_t iters);
+void ubench_pclmul_lat(uint64_t iters);
+void ubench_pclmul_tp(uint64_t iters);
+void ubench_sha256rnds2_lat(uint64_t iters);
+void ubench_sha256rnds2_tp(uint64_t iters);
+void ubench_sha1rnds4_lat(uint64_t iters);
+void ubench_sha1rnds4_tp(uint64_t iters);
+
+#endif

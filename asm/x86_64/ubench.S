@@ -1,0 +1,458 @@
+/* Microbenchmarks for src/limits.c: latency and reciprocal throughput of single
+ * instructions. Each function runs iters iterations of a body of UBENCH_UNROLL (24, see
+ * asm/direct.h) instructions of one kind:
+ *  _lat: one dependency chain (every instruction reads the last one's result), so the time
+ *        per instruction is its latency;
+ *  _tp:  twelve independent chains, enough to keep every unit busy while each result is
+ *        pending (latency / reciprocal throughput < 12 on current cores), so the time per
+ *        instruction is the reciprocal throughput.
+ * Register contents are whatever the caller left: these instructions take the same time
+ * whatever the data. The loop counter's DEC/JNZ runs beside the measured chain.
+ * AT&T syntax; ymm functions end in VZEROUPPER. */
+
+    .text
+
+
+/* void ubench_add_lat(uint64_t iters): dependent adds, one core cycle each */
+    .globl  ubench_add_lat
+    .type   ubench_add_lat, @function
+    .p2align 4
+ubench_add_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    addq    $1, %rax
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_add_lat, .-ubench_add_lat
+
+/* void ubench_aesenc_lat(uint64_t iters): AESENC chain */
+    .globl  ubench_aesenc_lat
+    .type   ubench_aesenc_lat, @function
+    .p2align 4
+ubench_aesenc_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm0
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_aesenc_lat, .-ubench_aesenc_lat
+
+/* void ubench_aesenc_tp(uint64_t iters): AESENC, 12 chains */
+    .globl  ubench_aesenc_tp
+    .type   ubench_aesenc_tp, @function
+    .p2align 4
+ubench_aesenc_tp:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm1
+    aesenc  %xmm15, %xmm2
+    aesenc  %xmm15, %xmm3
+    aesenc  %xmm15, %xmm4
+    aesenc  %xmm15, %xmm5
+    aesenc  %xmm15, %xmm6
+    aesenc  %xmm15, %xmm7
+    aesenc  %xmm15, %xmm8
+    aesenc  %xmm15, %xmm9
+    aesenc  %xmm15, %xmm10
+    aesenc  %xmm15, %xmm11
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm1
+    aesenc  %xmm15, %xmm2
+    aesenc  %xmm15, %xmm3
+    aesenc  %xmm15, %xmm4
+    aesenc  %xmm15, %xmm5
+    aesenc  %xmm15, %xmm6
+    aesenc  %xmm15, %xmm7
+    aesenc  %xmm15, %xmm8
+    aesenc  %xmm15, %xmm9
+    aesenc  %xmm15, %xmm10
+    aesenc  %xmm15, %xmm11
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_aesenc_tp, .-ubench_aesenc_tp
+
+/* void ubench_vaesenc_lat(uint64_t iters): VAESENC ymm chain */
+    .globl  ubench_vaesenc_lat
+    .type   ubench_vaesenc_lat, @function
+    .p2align 4
+ubench_vaesenc_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm0, %ymm0
+    decq    %rdi
+    jnz     1b
+2:
+    vzeroupper
+    ret
+    .size   ubench_vaesenc_lat, .-ubench_vaesenc_lat
+
+/* void ubench_vaesenc_tp(uint64_t iters): VAESENC ymm, 12 chains */
+    .globl  ubench_vaesenc_tp
+    .type   ubench_vaesenc_tp, @function
+    .p2align 4
+ubench_vaesenc_tp:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm1, %ymm1
+    vaesenc %ymm15, %ymm2, %ymm2
+    vaesenc %ymm15, %ymm3, %ymm3
+    vaesenc %ymm15, %ymm4, %ymm4
+    vaesenc %ymm15, %ymm5, %ymm5
+    vaesenc %ymm15, %ymm6, %ymm6
+    vaesenc %ymm15, %ymm7, %ymm7
+    vaesenc %ymm15, %ymm8, %ymm8
+    vaesenc %ymm15, %ymm9, %ymm9
+    vaesenc %ymm15, %ymm10, %ymm10
+    vaesenc %ymm15, %ymm11, %ymm11
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm1, %ymm1
+    vaesenc %ymm15, %ymm2, %ymm2
+    vaesenc %ymm15, %ymm3, %ymm3
+    vaesenc %ymm15, %ymm4, %ymm4
+    vaesenc %ymm15, %ymm5, %ymm5
+    vaesenc %ymm15, %ymm6, %ymm6
+    vaesenc %ymm15, %ymm7, %ymm7
+    vaesenc %ymm15, %ymm8, %ymm8
+    vaesenc %ymm15, %ymm9, %ymm9
+    vaesenc %ymm15, %ymm10, %ymm10
+    vaesenc %ymm15, %ymm11, %ymm11
+    decq    %rdi
+    jnz     1b
+2:
+    vzeroupper
+    ret
+    .size   ubench_vaesenc_tp, .-ubench_vaesenc_tp
+
+/* void ubench_pclmul_lat(uint64_t iters): PCLMULQDQ chain */
+    .globl  ubench_pclmul_lat
+    .type   ubench_pclmul_lat, @function
+    .p2align 4
+ubench_pclmul_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm0
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_pclmul_lat, .-ubench_pclmul_lat
+
+/* void ubench_pclmul_tp(uint64_t iters): PCLMULQDQ, 12 chains */
+    .globl  ubench_pclmul_tp
+    .type   ubench_pclmul_tp, @function
+    .p2align 4
+ubench_pclmul_tp:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm1
+    pclmulqdq $0x00, %xmm15, %xmm2
+    pclmulqdq $0x00, %xmm15, %xmm3
+    pclmulqdq $0x00, %xmm15, %xmm4
+    pclmulqdq $0x00, %xmm15, %xmm5
+    pclmulqdq $0x00, %xmm15, %xmm6
+    pclmulqdq $0x00, %xmm15, %xmm7
+    pclmulqdq $0x00, %xmm15, %xmm8
+    pclmulqdq $0x00, %xmm15, %xmm9
+    pclmulqdq $0x00, %xmm15, %xmm10
+    pclmulqdq $0x00, %xmm15, %xmm11
+    pclmulqdq $0x00, %xmm15, %xmm0
+    pclmulqdq $0x00, %xmm15, %xmm1
+    pclmulqdq $0x00, %xmm15, %xmm2
+    pclmulqdq $0x00, %xmm15, %xmm3
+    pclmulqdq $0x00, %xmm15, %xmm4
+    pclmulqdq $0x00, %xmm15, %xmm5
+    pclmulqdq $0x00, %xmm15, %xmm6
+    pclmulqdq $0x00, %xmm15, %xmm7
+    pclmulqdq $0x00, %xmm15, %xmm8
+    pclmulqdq $0x00, %xmm15, %xmm9
+    pclmulqdq $0x00, %xmm15, %xmm10
+    pclmulqdq $0x00, %xmm15, %xmm11
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_pclmul_tp, .-ubench_pclmul_tp
+
+/* void ubench_sha256rnds2_lat(uint64_t iters): SHA256RNDS2 chain (implicit %xmm0) */
+    .globl  ubench_sha256rnds2_lat
+    .type   ubench_sha256rnds2_lat, @function
+    .p2align 4
+ubench_sha256rnds2_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm1
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_sha256rnds2_lat, .-ubench_sha256rnds2_lat
+
+/* void ubench_sha256rnds2_tp(uint64_t iters): SHA256RNDS2, 12 chains */
+    .globl  ubench_sha256rnds2_tp
+    .type   ubench_sha256rnds2_tp, @function
+    .p2align 4
+ubench_sha256rnds2_tp:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm2
+    sha256rnds2 %xmm15, %xmm3
+    sha256rnds2 %xmm15, %xmm4
+    sha256rnds2 %xmm15, %xmm5
+    sha256rnds2 %xmm15, %xmm6
+    sha256rnds2 %xmm15, %xmm7
+    sha256rnds2 %xmm15, %xmm8
+    sha256rnds2 %xmm15, %xmm9
+    sha256rnds2 %xmm15, %xmm10
+    sha256rnds2 %xmm15, %xmm11
+    sha256rnds2 %xmm15, %xmm12
+    sha256rnds2 %xmm15, %xmm1
+    sha256rnds2 %xmm15, %xmm2
+    sha256rnds2 %xmm15, %xmm3
+    sha256rnds2 %xmm15, %xmm4
+    sha256rnds2 %xmm15, %xmm5
+    sha256rnds2 %xmm15, %xmm6
+    sha256rnds2 %xmm15, %xmm7
+    sha256rnds2 %xmm15, %xmm8
+    sha256rnds2 %xmm15, %xmm9
+    sha256rnds2 %xmm15, %xmm10
+    sha256rnds2 %xmm15, %xmm11
+    sha256rnds2 %xmm15, %xmm12
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_sha256rnds2_tp, .-ubench_sha256rnds2_tp
+
+/* void ubench_sha1rnds4_lat(uint64_t iters): SHA1RNDS4 chain */
+    .globl  ubench_sha1rnds4_lat
+    .type   ubench_sha1rnds4_lat, @function
+    .p2align 4
+ubench_sha1rnds4_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm1
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_sha1rnds4_lat, .-ubench_sha1rnds4_lat
+
+/* void ubench_sha1rnds4_tp(uint64_t iters): SHA1RNDS4, 12 chains */
+    .globl  ubench_sha1rnds4_tp
+    .type   ubench_sha1rnds4_tp, @function
+    .p2align 4
+ubench_sha1rnds4_tp:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm2
+    sha1rnds4 $0, %xmm15, %xmm3
+    sha1rnds4 $0, %xmm15, %xmm4
+    sha1rnds4 $0, %xmm15, %xmm5
+    sha1rnds4 $0, %xmm15, %xmm6
+    sha1rnds4 $0, %xmm15, %xmm7
+    sha1rnds4 $0, %xmm15, %xmm8
+    sha1rnds4 $0, %xmm15, %xmm9
+    sha1rnds4 $0, %xmm15, %xmm10
+    sha1rnds4 $0, %xmm15, %xmm11
+    sha1rnds4 $0, %xmm15, %xmm12
+    sha1rnds4 $0, %xmm15, %xmm1
+    sha1rnds4 $0, %xmm15, %xmm2
+    sha1rnds4 $0, %xmm15, %xmm3
+    sha1rnds4 $0, %xmm15, %xmm4
+    sha1rnds4 $0, %xmm15, %xmm5
+    sha1rnds4 $0, %xmm15, %xmm6
+    sha1rnds4 $0, %xmm15, %xmm7
+    sha1rnds4 $0, %xmm15, %xmm8
+    sha1rnds4 $0, %xmm15, %xmm9
+    sha1rnds4 $0, %xmm15, %xmm10
+    sha1rnds4 $0, %xmm15, %xmm11
+    sha1rnds4 $0, %xmm15, %xmm12
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_sha1rnds4_tp, .-ubench_sha1rnds4_tp
+
+    .section .note.GNU-stack, "", @progbits

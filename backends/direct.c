@@ -1,0 +1,125 @@
+/* The direct backend: accelscope's own crypto-instruction kernels (asm/x86_64, conventions
+ * in asm/direct.h) on the hw path, implementation "direct". Each is listed on every x86-64
+ * machine and available only where every instruction set it runs is usable: present per
+ * CPUID, enabled by the OS, not denied by ACCELSCOPE_DENY (src/cpu.h). Elsewhere the list is
+ * empty and describe() says why; aarch64 and PadLock kernels are other backends. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "direct_x86.h"
+#include "registry.h"
+
+#if defined(__x86_64__)
+
+static int available(const struct impl *im, char *why, size_t n)
+{
+    const struct direct_spec *s = im->data;
+    for (int i = 0; i < s->nneed; i++)
+        if (!cpu_feature_status((enum feature)s->need[i], why, n))
+            return 0;
+    return 1;
+}
+
+/* SSE4.1 (PEXTRD, PBLENDW) and SSSE3 (PSHUFB) come with every CPU that has AES-NI or SHA;
+ * SSSE3 is listed where PSHUFB carries the data so denying it is honoured. */
+#define NEED(...) .nneed = sizeof((int[]){ __VA_ARGS__ }) / sizeof(int), .need = { __VA_ARGS__ }
+static const struct direct_spec aes128 = { .key_bits = 128, NEED(FEAT_AESNI) };
+static const struct direct_spec aes192 = { .key_bits = 192, NEED(FEAT_AESNI) };
+static const struct direct_spec aes256 = { .key_bits = 256, NEED(FEAT_AESNI) };
+static const struct direct_spec ctr128 = { .key_bits = 128, NEED(FEAT_AESNI, FEAT_SSSE3) };
+static const struct direct_spec ctr256 = { .key_bits = 256, NEED(FEAT_AESNI, FEAT_SSSE3) };
+static const struct direct_spec vctr128 = { .key_bits = 128, .vaes = 1,
+                                            NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
+static const struct direct_spec vctr256 = { .key_bits = 256, .vaes = 1,
+                                            NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
+static const struct direct_spec gcm128 = { .key_bits = 128,
+                                           NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3) };
+static const struct direct_spec gcm256 = { .key_bits = 256,
+                                           NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3) };
+static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
+
+#define COMMON .backend = "direct", .path = PATH_HW, .available = available
+
+#define CBC(alg_, spec)                                                                       \
+    { .alg = alg_, .name = "direct", COMMON, .data = &spec,                                   \
+      .note = "AES-NI (asm/x86_64/aes-aesni.S): CBC encryption is one chain, rounds x "       \
+              "AESENC latency per block; decryption keeps 8 blocks in flight",                \
+      .ctx_size = 0, .init = direct_x86_cbc_init, .op = direct_x86_cbc_op,                    \
+      .cleanup = direct_x86_cbc_cleanup }
+#define CTR(alg_, spec, name_, note_)                                                         \
+    { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
+      .init = direct_x86_ctr_init, .op = direct_x86_ctr_op, .cleanup = direct_x86_ctr_cleanup }
+#define CTR_NI "AES-NI xmm (asm/x86_64/aes-aesni.S), 8 blocks in flight, 128-bit counter"
+#define CTR_V "VAES ymm (asm/x86_64/aes-vaes.S), 16 blocks in flight as 8 x 2, 128-bit counter"
+#define GCM(alg_, spec)                                                                       \
+    { .alg = alg_, .name = "direct", COMMON, .data = &spec,                                   \
+      .note = "AES-NI CTR (8 in flight) then PCLMULQDQ GHASH (8 blocks per reduction) over "  \
+              "4 KiB chunks: two passes, not stitched as OpenSSL's",                          \
+      .ctx_size = 0, .init = direct_x86_gcm_init, .op = direct_x86_gcm_op,                    \
+      .cleanup = direct_x86_gcm_cleanup }
+#define SHA(alg_, fn, note_)                                                                  \
+    { .alg = alg_, .name = "direct", COMMON, .data = &sha, .note = note_, .ctx_size = 16,     \
+      .init = direct_x86_sha_init, .op = fn }
+
+static struct impl list[] = {
+    CBC("aes-128-cbc", aes128),
+    CBC("aes-192-cbc", aes192),
+    CBC("aes-256-cbc", aes256),
+    CTR("aes-128-ctr", ctr128, "direct", CTR_NI),
+    CTR("aes-256-ctr", ctr256, "direct", CTR_NI),
+    CTR("aes-128-ctr", vctr128, "direct-vaes", CTR_V),
+    CTR("aes-256-ctr", vctr256, "direct-vaes", CTR_V),
+    GCM("aes-128-gcm", gcm128),
+    GCM("aes-256-gcm", gcm256),
+    SHA("sha1", direct_x86_sha1_op, "SHA extensions (asm/x86_64/sha-shani.S): SHA1RNDS4"),
+    SHA("sha256", direct_x86_sha256_op,
+        "SHA extensions (asm/x86_64/sha-shani.S): SHA256RNDS2"),
+};
+
+/* Context sizes are link-time constants of direct_x86.c, so they are filled in here. */
+static const struct impl *impls(size_t *count)
+{
+    static int sized;
+    if (!sized) {
+        for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
+            if (list[i].op == direct_x86_cbc_op)
+                list[i].ctx_size = direct_x86_cbc_ctx_size;
+            else if (list[i].op == direct_x86_ctr_op)
+                list[i].ctx_size = direct_x86_ctr_ctx_size;
+            else if (list[i].op == direct_x86_gcm_op)
+                list[i].ctx_size = direct_x86_gcm_ctx_size;
+        }
+        sized = 1;
+    }
+    *count = sizeof list / sizeof list[0];
+    return list;
+}
+
+static void describe(FILE *out)
+{
+    static const enum feature used[] = { FEAT_AESNI, FEAT_VAES, FEAT_AVX2, FEAT_PCLMULQDQ,
+                                         FEAT_SHA, FEAT_SSSE3 };
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+        char why[160] = "";
+        int ok = cpu_feature_status(used[i], why, sizeof why);
+        fprintf(out, "direct %s: %s\n", feature_table[used[i]].key, ok ? "used" : why);
+    }
+}
+
+#else
+
+static const struct impl *impls(size_t *count)
+{
+    *count = 0;
+    return NULL;
+}
+
+static void describe(FILE *out)
+{
+    fprintf(out, "direct: no kernels: asm/x86_64 is for x86-64 builds only\n");
+}
+
+#endif
+
+const struct backend backend_direct = { .name = "direct", .impls = impls, .describe = describe };

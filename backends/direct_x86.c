@@ -1,0 +1,284 @@
+/* The direct backend's operations on x86-64: C around the asm/x86_64 kernels, following the
+ * op semantics of src/impl.h. Only x86-64 builds compile the body. */
+#include "direct_x86.h"
+
+#if defined(__x86_64__)
+
+#include <stdio.h>
+#include <string.h>
+
+#include "algo.h"
+#include "direct.h"
+
+#define GCM_CHUNK 4096 /* CTR then GHASH over this much while it is in L1 */
+
+struct cbc_ctx {
+    struct direct_aes_key key;
+    uint8_t iv[16];
+    int decrypt;
+};
+
+struct ctr_ctx {
+    struct direct_aes_key key;
+    uint8_t ctr[16];
+    uint8_t ks[16]; /* key stream of the last block, ks[used..15] not yet used */
+    unsigned used;
+    int vaes;
+};
+
+struct gcm_ctx {
+    struct direct_aes_key key;
+    struct direct_ghash_key gk;
+    uint8_t nonce[12];
+    int decrypt;
+};
+
+const size_t direct_x86_cbc_ctx_size = sizeof(struct cbc_ctx) + 15;
+const size_t direct_x86_ctr_ctx_size = sizeof(struct ctr_ctx) + 15;
+const size_t direct_x86_gcm_ctx_size = sizeof(struct gcm_ctx) + 15;
+
+static void *align16(void *p)
+{
+    return (void *)(((uintptr_t)p + 15) & ~(uintptr_t)15);
+}
+
+static int set_key(struct direct_aes_key *k, const struct impl *im, const uint8_t *key,
+                   char *why, size_t n)
+{
+    const struct direct_spec *s = im->data;
+    if (direct_aes_set_encrypt_key(k, key, s->key_bits) != 0) {
+        snprintf(why, n, "AES key size %u bits not supported", s->key_bits);
+        return -1;
+    }
+    return 0;
+}
+
+int direct_x86_cbc_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n)
+{
+    struct cbc_ctx *c = align16(ctx);
+    if (set_key(&c->key, im, key, why, n) != 0)
+        return -1;
+    if (decrypt) {
+        struct direct_aes_key enc = c->key;
+        direct_aes_set_decrypt_key(&c->key, &enc);
+        explicit_bzero(&enc, sizeof enc);
+    }
+    memcpy(c->iv, iv, 16);
+    c->decrypt = decrypt;
+    return 0;
+}
+
+int direct_x86_cbc_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct cbc_ctx *c = align16(ctx);
+    if (len % 16)
+        return -1;
+    if (c->decrypt)
+        direct_aes_cbc_decrypt(&c->key, out, in, len / 16, c->iv);
+    else
+        direct_aes_cbc_encrypt(&c->key, out, in, len / 16, c->iv);
+    return 0;
+}
+
+int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n)
+{
+    (void)decrypt; /* CTR is its own inverse */
+    struct ctr_ctx *c = align16(ctx);
+    if (set_key(&c->key, im, key, why, n) != 0)
+        return -1;
+    memcpy(c->ctr, iv, 16);
+    c->used = 16;
+    c->vaes = ((const struct direct_spec *)im->data)->vaes;
+    return 0;
+}
+
+/* Whole blocks: VAES in groups of 16 where chosen; it stops short of a low-64-bit carry and
+ * of the last < 16 blocks, which the AES-NI kernel (full 128-bit counter) takes. */
+static void ctr_blocks(struct ctr_ctx *c, uint8_t *out, const uint8_t *in, size_t nb)
+{
+    while (nb && c->vaes) {
+        size_t done = direct_aes_ctr_vaes(&c->key, out, in, nb, c->ctr);
+        out += done * 16, in += done * 16, nb -= done;
+        size_t step = nb < 16 ? nb : 16;
+        direct_aes_ctr(&c->key, out, in, step, c->ctr);
+        out += step * 16, in += step * 16, nb -= step;
+    }
+    if (nb)
+        direct_aes_ctr(&c->key, out, in, nb, c->ctr);
+}
+
+int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    static const uint8_t zero[16];
+    struct ctr_ctx *c = align16(ctx);
+    size_t i = 0;
+    while (c->used < 16 && i < len)
+        out[i] = in[i] ^ c->ks[c->used++], i++;
+    size_t nb = (len - i) / 16;
+    ctr_blocks(c, out + i, in + i, nb);
+    i += nb * 16;
+    if (i < len) {
+        direct_aes_ctr(&c->key, c->ks, zero, 1, c->ctr); /* E(ctr), and ctr moves on */
+        for (c->used = 0; i < len; i++)
+            out[i] = in[i] ^ c->ks[c->used++];
+    }
+    return 0;
+}
+
+int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n)
+{
+    static const uint8_t zero[16];
+    struct gcm_ctx *c = align16(ctx);
+    uint8_t h[16];
+    if (set_key(&c->key, im, key, why, n) != 0)
+        return -1;
+    direct_aes_encrypt_block(&c->key, h, zero); /* H = E_K(0^128), SP 800-38D 7.1 */
+    direct_ghash_init(&c->gk, h);
+    explicit_bzero(h, sizeof h);
+    memcpy(c->nonce, iv, 12);
+    c->decrypt = decrypt;
+    return 0;
+}
+
+static void ghash_tail(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
+{
+    uint8_t b[16] = { 0 };
+    memcpy(b, p, len);
+    direct_ghash(y, &c->gk, b, 1);
+}
+
+/* Partial last block: key stream from E(ctr). */
+static void ctr_tail(struct gcm_ctx *c, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                     size_t len)
+{
+    uint8_t ks[16];
+    direct_aes_encrypt_block(&c->key, ks, ctr);
+    for (size_t i = 0; i < len; i++)
+        out[i] = in[i] ^ ks[i];
+}
+
+/* SP 800-38D 7.1/7.2 with 96-bit IV: J0 = IV || 0^31 || 1, data under inc32(J0) onwards.
+ * The CTR kernel steps all 128 bits where GCM steps 32: the same for the < 2^32 - 2 blocks
+ * of any message here (ALGO_MAX_BYTES is 16 MiB). Encryption hashes what it wrote, chunk by
+ * chunk; decryption hashes the ciphertext before overwriting it (out may be in). */
+int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct gcm_ctx *c = align16(ctx);
+    uint8_t j0[16], ctr[16], y[16] = { 0 }, tag[16], lens[16];
+    memcpy(j0, c->nonce, 12);
+    j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
+    memcpy(ctr, j0, 16);
+    ctr[15] = 2;
+    ghash_tail(c, y, algo_aad, ALGO_AAD_LEN);
+    size_t full = len & ~(size_t)15;
+    for (size_t off = 0; off < full; off += GCM_CHUNK) {
+        size_t nb = (full - off < GCM_CHUNK ? full - off : GCM_CHUNK) / 16;
+        if (c->decrypt) {
+            direct_ghash(y, &c->gk, in + off, nb);
+            direct_aes_ctr(&c->key, out + off, in + off, nb, ctr);
+        } else {
+            direct_aes_ctr(&c->key, out + off, in + off, nb, ctr);
+            direct_ghash(y, &c->gk, out + off, nb);
+        }
+    }
+    if (len > full) {
+        if (c->decrypt)
+            ghash_tail(c, y, in + full, len - full);
+        ctr_tail(c, ctr, out + full, in + full, len - full);
+        if (!c->decrypt)
+            ghash_tail(c, y, out + full, len - full);
+    }
+    uint64_t abits = (uint64_t)ALGO_AAD_LEN * 8, cbits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++) {
+        lens[i] = (uint8_t)(abits >> (56 - 8 * i));
+        lens[8 + i] = (uint8_t)(cbits >> (56 - 8 * i));
+    }
+    direct_ghash(y, &c->gk, lens, 1);
+    direct_aes_encrypt_block(&c->key, tag, j0);
+    for (int i = 0; i < 16; i++)
+        tag[i] ^= y[i];
+    if (!c->decrypt) {
+        memcpy(out + len, tag, 16);
+        algo_nonce_next(c->nonce);
+        return 0;
+    }
+    unsigned diff = 0; /* constant time, as a verifier should be */
+    for (int i = 0; i < 16; i++)
+        diff |= tag[i] ^ in[len + i];
+    return diff != 0;
+}
+
+int direct_x86_sha_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n)
+{
+    (void)im, (void)ctx, (void)key, (void)iv, (void)decrypt, (void)why, (void)n;
+    return 0;
+}
+
+/* FIPS 180-4 5.1.1 padding: 0x80, zeros, 64-bit big-endian bit length; one or two blocks. */
+static size_t sha_pad(uint8_t buf[128], const uint8_t *tail, size_t rest, size_t total)
+{
+    size_t nb = rest < 56 ? 1 : 2;
+    memset(buf, 0, 128);
+    memcpy(buf, tail, rest);
+    buf[rest] = 0x80;
+    uint64_t bits = (uint64_t)total * 8;
+    for (int i = 0; i < 8; i++)
+        buf[nb * 64 - 1 - i] = (uint8_t)(bits >> (8 * i));
+    return nb;
+}
+
+static void put_be32(uint8_t *out, const uint32_t *s, int words)
+{
+    for (int i = 0; i < words; i++) {
+        out[4 * i] = (uint8_t)(s[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(s[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(s[i] >> 8);
+        out[4 * i + 3] = (uint8_t)s[i];
+    }
+}
+
+int direct_x86_sha1_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    (void)ctx;
+    uint32_t s[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
+    uint8_t buf[128];
+    direct_sha1_blocks(s, in, len / 64);
+    size_t full = len & ~(size_t)63;
+    direct_sha1_blocks(s, buf, sha_pad(buf, in + full, len - full, len));
+    put_be32(out, s, 5);
+    return 0;
+}
+
+int direct_x86_sha256_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    (void)ctx;
+    uint32_t s[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+    uint8_t buf[128];
+    direct_sha256_blocks(s, in, len / 64);
+    size_t full = len & ~(size_t)63;
+    direct_sha256_blocks(s, buf, sha_pad(buf, in + full, len - full, len));
+    put_be32(out, s, 8);
+    return 0;
+}
+
+void direct_x86_cbc_cleanup(void *ctx)
+{
+    explicit_bzero(align16(ctx), sizeof(struct cbc_ctx));
+}
+
+void direct_x86_ctr_cleanup(void *ctx)
+{
+    explicit_bzero(align16(ctx), sizeof(struct ctr_ctx));
+}
+
+void direct_x86_gcm_cleanup(void *ctx)
+{
+    explicit_bzero(align16(ctx), sizeof(struct gcm_ctx));
+}
+
+#endif

@@ -1,0 +1,40 @@
+/* Operations of the direct backend on x86-64 (backends/direct_x86.c), over the kernels of
+ * asm/x86_64 (asm/direct.h); listed and gated by backends/direct.c. Semantics: src/impl.h. */
+#ifndef ACCELSCOPE_DIRECT_X86_H
+#define ACCELSCOPE_DIRECT_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "impl.h"
+
+/* What an implementation runs: in struct impl's data. */
+struct direct_spec {
+    unsigned key_bits;  /* AES key size; 0 for digests */
+    int vaes;           /* CTR on 256-bit VAES */
+    int nneed;
+    int need[4];        /* enum feature: all must be usable (cpu_feature_status) */
+};
+
+/* Engine contexts are not promised 16-byte alignment; the ops align inside, hence + 15. */
+extern const size_t direct_x86_cbc_ctx_size, direct_x86_ctr_ctx_size, direct_x86_gcm_ctx_size;
+
+int direct_x86_cbc_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n);
+int direct_x86_cbc_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n);
+int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n);
+int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+int direct_x86_sha_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                        int decrypt, char *why, size_t n);
+int direct_x86_sha1_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+int direct_x86_sha256_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+/* Wipe the key schedules. */
+void direct_x86_cbc_cleanup(void *ctx);
+void direct_x86_ctr_cleanup(void *ctx);
+void direct_x86_gcm_cleanup(void *ctx);
+
+#endif

@@ -1,0 +1,522 @@
+/* The direct backend (asm/x86_64 kernels, backends/direct*.c):
+ *  - known answers from the standards' vectors in tests/vectors/ (OpenSSL's copies, each
+ *    record's Title names its source): FIPS-197 / SP 800-38A (CBC, CTR), RFC 3686 (CTR), the
+ *    GCM specification test cases (GCM, run through the CTR and GHASH kernels with the
+ *    vector's own AAD), FIPS 180-4 / RFC 6234 examples (SHA-1, SHA-256);
+ *  - differential tests against OpenSSL EVP through the impl table's init/op: every length
+ *    0..4096 (block multiples for CBC), out of place at odd offsets and in place, chains of ops
+ *    split at random lengths, CTR counters about to carry, GCM decryption and forged tags;
+ *  - the instructions: each kernel's code holds the crypto instruction it is named for, and
+ *    availability follows CPUID and ACCELSCOPE_DENY (tests/deny.sh runs this binary with each
+ *    feature denied): a denied impl says so, and every other implementation of its algorithm
+ *    still gives OpenSSL's output (the fallback the engine would pick).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/evp.h>
+
+#include "algo.h"
+#include "check.h"
+#include "cpu.h"
+#include "registry.h"
+#include "vectors.h"
+
+#if defined(__x86_64__)
+
+#include "direct.h"
+#include "direct_x86.h"
+
+#define MAXLEN 4096
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+static void fill(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)rnd();
+}
+
+/* ---- OpenSSL references ---- */
+static int evp_cipher(const char *name, const uint8_t *key, const uint8_t *iv, int enc,
+                      const uint8_t *in, size_t len, uint8_t *out)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, name, NULL);
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    int ol = 0, fl = 0, ok = c && x && EVP_CipherInit_ex(x, c, NULL, key, iv, enc) &&
+                                EVP_CIPHER_CTX_set_padding(x, 0) &&
+                                EVP_CipherUpdate(x, out, &ol, in, (int)len) &&
+                                EVP_CipherFinal_ex(x, out + ol, &fl);
+    EVP_CIPHER_CTX_free(x);
+    EVP_CIPHER_free(c);
+    return ok ? 0 : -1;
+}
+
+/* One AEAD op as src/impl.h has it: algo_aad, out = ct || tag. */
+static int evp_seal(const char *name, const uint8_t *key, const uint8_t *nonce,
+                    const uint8_t *in, size_t len, uint8_t *out)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, name, NULL);
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    int ol = 0, fl = 0, al = 0;
+    int ok = c && x && EVP_EncryptInit_ex(x, c, NULL, NULL, NULL) &&
+             EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) &&
+             EVP_EncryptInit_ex(x, NULL, NULL, key, nonce) &&
+             EVP_EncryptUpdate(x, NULL, &al, algo_aad, ALGO_AAD_LEN) &&
+             EVP_EncryptUpdate(x, out, &ol, in, (int)len) &&
+             EVP_EncryptFinal_ex(x, out + ol, &fl) &&
+             EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + len);
+    EVP_CIPHER_CTX_free(x);
+    EVP_CIPHER_free(c);
+    return ok ? 0 : -1;
+}
+
+static int evp_reference(const struct algo *a, const uint8_t *key, const uint8_t *iv,
+                         int decrypt, const uint8_t *in, size_t len, uint8_t *out)
+{
+    switch (a->kind) {
+    case ALGO_CIPHER: return evp_cipher(a->evp, key, iv, !decrypt, in, len, out);
+    case ALGO_AEAD: return evp_seal(a->evp, key, iv, in, len, out);
+    case ALGO_DIGEST: {
+        unsigned ol = 0;
+        return EVP_Digest(in, len, out, &ol, EVP_get_digestbyname(a->evp), NULL) ? 0 : -1;
+    }
+    default: return -1;
+    }
+}
+
+/* ---- the impl table's entry points ---- */
+struct run {
+    const struct impl *im;
+    void *ctx;
+};
+
+static int run_init(struct run *r, const struct impl *im, const uint8_t *key, const uint8_t *iv,
+                    int decrypt)
+{
+    char why[256];
+    r->im = im;
+    r->ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
+    if (!r->ctx)
+        return -1;
+    if (im->init(im, r->ctx, key, iv, decrypt, why, sizeof why) != 0) {
+        printf("init %s/%s: %s\n", im->alg, im->name, why);
+        free(r->ctx);
+        r->ctx = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void run_done(struct run *r)
+{
+    if (r->ctx && r->im->cleanup)
+        r->im->cleanup(r->ctx);
+    free(r->ctx);
+    r->ctx = NULL;
+}
+
+/* init + one op; -1 on init failure, else op's code. */
+static int one_op(const struct impl *im, const uint8_t *key, const uint8_t *iv, int decrypt,
+                  uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct run r;
+    if (run_init(&r, im, key, iv, decrypt) != 0)
+        return -1;
+    int rc = im->op(r.ctx, out, in, len);
+    run_done(&r);
+    return rc;
+}
+
+/* ---- known answers ---- */
+/* GCM from the kernels with any AAD (the impl op fixes algo_aad): SP 800-38D 7.1. */
+static void gcm_kernels(const uint8_t *key, size_t klen, const uint8_t iv[12],
+                        const uint8_t *aad, size_t alen, const uint8_t *pt, size_t len,
+                        uint8_t *ct, uint8_t tag[16])
+{
+    static const uint8_t zero[16];
+    struct direct_aes_key k;
+    struct direct_ghash_key gk;
+    uint8_t h[16], j0[16], ctr[16], y[16] = { 0 }, b[16];
+    direct_aes_set_encrypt_key(&k, key, (unsigned)klen * 8);
+    direct_aes_encrypt_block(&k, h, zero);
+    direct_ghash_init(&gk, h);
+    memcpy(j0, iv, 12);
+    j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
+    memcpy(ctr, j0, 16);
+    ctr[15] = 2;
+    for (size_t off = 0; off < alen; off += 16) {
+        memset(b, 0, 16);
+        memcpy(b, aad + off, alen - off < 16 ? alen - off : 16);
+        direct_ghash(y, &gk, b, 1);
+    }
+    for (size_t off = 0; off < len; off += 16) {
+        size_t n = len - off < 16 ? len - off : 16;
+        memset(b, 0, 16);
+        memcpy(b, pt + off, n);
+        direct_aes_ctr(&k, b, b, 1, ctr);
+        memcpy(ct + off, b, n);
+        memset(b + n, 0, 16 - n);
+        direct_ghash(y, &gk, b, 1);
+    }
+    uint64_t ab = alen * 8, cb = len * 8;
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(ab >> (56 - 8 * i)), b[8 + i] = (uint8_t)(cb >> (56 - 8 * i));
+    direct_ghash(y, &gk, b, 1);
+    direct_aes_encrypt_block(&k, tag, j0);
+    for (int i = 0; i < 16; i++)
+        tag[i] ^= y[i];
+}
+
+static const struct impl *direct_find(const char *alg, const char *name)
+{
+    size_t n;
+    const struct impl *v = backend_direct.impls(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].alg, alg) == 0 && strcmp(v[i].name, name) == 0)
+            return &v[i];
+    return NULL;
+}
+
+static int usable(const struct impl *im)
+{
+    char why[256];
+    return im && im->available(im, why, sizeof why);
+}
+
+static void kat_ciphers(void)
+{
+    struct vec_file vf;
+    struct vec_rec r = { 0 };
+    int n_cbc = 0, n_ctr = 0, n_gcm = 0;
+    if (vec_open(&vf, "evpciph_aes_common.txt") != 0) {
+        CHECK(0, "%s", vf.why);
+        return;
+    }
+    while (vec_next(&vf, &r) == 1) {
+        if (strcmp(r.kind, "Cipher") != 0 || !r.alg || vec_negative(&r))
+            continue;
+        char alg[32];
+        snprintf(alg, sizeof alg, "%s", r.alg);
+        for (char *p = alg; *p; p++)
+            *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+        size_t kl, ivl, pl, cl, al, tl;
+        const uint8_t *key = vec_get(&r, "Key", &kl), *iv = vec_get(&r, "IV", &ivl);
+        const uint8_t *pt = vec_get(&r, "Plaintext", &pl), *ct = vec_get(&r, "Ciphertext", &cl);
+        if (!key || !pt || !ct || pl != cl || pl > MAXLEN)
+            continue;
+        uint8_t out[MAXLEN + 64];
+        if (strstr(alg, "-gcm")) {
+            const uint8_t *aad = vec_get(&r, "AAD", &al), *tag = vec_get(&r, "Tag", &tl);
+            if (!iv || ivl != 12 || !tag || tl != 16 || !vec_for_op(&r, 0) ||
+                !usable(direct_find("aes-128-gcm", "direct")))
+                continue;
+            uint8_t t[16];
+            gcm_kernels(key, kl, iv, aad, aad ? al : 0, pt, pl, out, t);
+            CHECK(memcmp(out, ct, pl) == 0 && memcmp(t, tag, 16) == 0,
+                  "GCM kernels %s:%d [%s]", vf.path, r.line, r.title);
+            n_gcm++;
+            continue;
+        }
+        int cbc = strstr(alg, "-cbc") != NULL, ctr = strstr(alg, "-ctr") != NULL;
+        const struct impl *im = (cbc || ctr) ? direct_find(alg, "direct") : NULL;
+        if (!usable(im))
+            continue;
+        for (int dec = 0; dec <= 1; dec++) {
+            if (!vec_for_op(&r, dec))
+                continue;
+            memcpy(out, dec ? ct : pt, pl);
+            int rc = one_op(im, key, iv, dec, out, out, pl); /* in place */
+            CHECK(rc == 0 && memcmp(out, dec ? pt : ct, pl) == 0, "%s %s %s:%d [%s]", alg,
+                  dec ? "decrypt" : "encrypt", vf.path, r.line, r.title);
+            *(cbc ? &n_cbc : &n_ctr) += 1;
+        }
+    }
+    vec_rec_free(&r);
+    vec_close(&vf);
+    if (usable(direct_find("aes-128-cbc", "direct")))
+        CHECK(n_cbc >= 12, "too few CBC vectors ran: %d", n_cbc);
+    if (usable(direct_find("aes-128-ctr", "direct")))
+        CHECK(n_ctr >= 6, "too few CTR vectors ran: %d", n_ctr);
+    if (usable(direct_find("aes-128-gcm", "direct")))
+        CHECK(n_gcm >= 8, "too few GCM vectors ran: %d", n_gcm);
+}
+
+static void kat_digests(void)
+{
+    struct vec_file vf;
+    struct vec_rec r = { 0 };
+    int ran = 0;
+    if (vec_open(&vf, "evpmd_sha.txt") != 0) {
+        CHECK(0, "%s", vf.why);
+        return;
+    }
+    while (vec_next(&vf, &r) == 1) {
+        const char *alg = vec_is(&r, "Digest", "SHA1") ? "sha1"
+                          : vec_is(&r, "Digest", "SHA256") ? "sha256" : NULL;
+        const struct impl *im = alg ? direct_find(alg, "direct") : NULL;
+        if (!usable(im))
+            continue;
+        size_t len = 0, ol = 0;
+        uint8_t *msg = vec_input(&r, &len);
+        const uint8_t *want = vec_get(&r, "Output", &ol);
+        uint8_t md[64];
+        CHECK(msg && want && one_op(im, NULL, NULL, 0, md, msg, len) == 0 &&
+                  memcmp(md, want, ol) == 0,
+              "%s %s:%d [%s]", alg, vf.path, r.line, r.title);
+        free(msg);
+        ran++;
+    }
+    vec_rec_free(&r);
+    vec_close(&vf);
+    if (usable(direct_find("sha256", "direct")))
+        CHECK(ran >= 6, "too few SHA vectors ran: %d", ran);
+}
+
+/* ---- differential ---- */
+static void diff_lengths(const struct impl *im, const struct algo *a)
+{
+    static uint8_t in[MAXLEN + 80], want[MAXLEN + 80], got[MAXLEN + 80], buf[MAXLEN + 80];
+    uint8_t key[32], iv[16];
+    size_t step = a->block > 1 ? a->block : 1;
+    int bad = 0;
+    for (size_t len = 0; len <= MAXLEN && bad < 5; len += step) {
+        size_t off = len % 7; /* unaligned buffers */
+        fill(key, sizeof key), fill(iv, sizeof iv), fill(in, len + off);
+        const uint8_t *src = in + off;
+        if (evp_reference(a, key, iv, 0, src, len, want) != 0) {
+            CHECK(0, "%s: OpenSSL reference failed at %zu", a->id, len);
+            return;
+        }
+        size_t olen = algo_out_len(a, len);
+        int rc = one_op(im, key, iv, 0, got + 1, src, len);
+        memcpy(buf, src, len);
+        int rc2 = one_op(im, key, iv, 0, buf, buf, len);
+        int ok = rc == 0 && rc2 == 0 && memcmp(got + 1, want, olen) == 0 &&
+                 memcmp(buf, want, olen) == 0;
+        if (ok && a->kind == ALGO_CIPHER) { /* decrypt back, in place */
+            memcpy(buf, want, len);
+            ok = one_op(im, key, iv, 1, buf, buf, len) == 0 && memcmp(buf, src, len) == 0;
+        }
+        if (ok && a->kind == ALGO_AEAD) { /* open, in place; then a forged tag */
+            memcpy(buf, want, len + 16);
+            ok = one_op(im, key, iv, 1, buf, buf, len) == 0 && memcmp(buf, src, len) == 0;
+            memcpy(buf, want, len + 16);
+            buf[len ? rnd() % len : len + rnd() % 16] ^= (uint8_t)(1u << (rnd() % 8));
+            ok = ok && one_op(im, key, iv, 1, buf, buf, len) != 0;
+        }
+        CHECK(ok, "%s/%s length %zu differs from OpenSSL", a->id, im->name, len);
+        bad += !ok;
+    }
+}
+
+/* A chain of ops of random lengths must equal one OpenSSL pass (CBC IV, CTR counter and
+ * key-stream position carried across ops). */
+static void diff_chain(const struct impl *im, const struct algo *a, const uint8_t *iv_in)
+{
+    enum { LEN = 3 * MAXLEN };
+    static uint8_t in[LEN], want[LEN], got[LEN];
+    uint8_t key[32], iv[16];
+    fill(key, sizeof key), fill(in, LEN);
+    if (iv_in)
+        memcpy(iv, iv_in, 16);
+    else
+        fill(iv, 16);
+    for (int dec = 0; dec <= 1; dec++) {
+        struct run r;
+        CHECK(evp_cipher(a->evp, key, iv, !dec, in, LEN, want) == 0, "%s reference", a->id);
+        if (run_init(&r, im, key, iv, dec) != 0) {
+            CHECK(0, "%s init", a->id);
+            return;
+        }
+        memcpy(got, in, LEN);
+        int rc = 0;
+        for (size_t off = 0; off < LEN;) {
+            size_t n = rnd() % 700;
+            n -= n % a->block;
+            if (n > LEN - off)
+                n = LEN - off;
+            rc |= im->op(r.ctx, got + off, got + off, n); /* in place */
+            off += n;
+        }
+        run_done(&r);
+        CHECK(rc == 0 && memcmp(got, want, LEN) == 0, "%s/%s %s chain differs from OpenSSL%s",
+              a->id, im->name, dec ? "decrypt" : "encrypt", iv_in ? " (counter carry)" : "");
+    }
+}
+
+/* Successive AEAD ops advance the nonce as algo_nonce_next says. */
+static void diff_aead_sequence(const struct impl *im, const struct algo *a)
+{
+    uint8_t key[32], nonce[12], in[1000], want[1100], got[1100];
+    struct run r;
+    fill(key, 32), fill(nonce, 12);
+    nonce[11] = 0xfe; /* the counter carries into byte 10 on the second op */
+    if (run_init(&r, im, key, nonce, 0) != 0) {
+        CHECK(0, "%s init", a->id);
+        return;
+    }
+    for (int i = 0; i < 4; i++) {
+        size_t len = rnd() % sizeof in;
+        fill(in, len);
+        evp_seal(a->evp, key, nonce, in, len, want);
+        CHECK(im->op(r.ctx, got, in, len) == 0 && memcmp(got, want, len + 16) == 0,
+              "%s/%s op %d of a sequence differs from OpenSSL", a->id, im->name, i);
+        algo_nonce_next(nonce);
+    }
+    run_done(&r);
+}
+
+/* ---- the instructions ---- */
+struct opcode {
+    const char *kernel;
+    const void *fn;
+    uint8_t bytes[4];
+    size_t n;
+    const char *insn;
+};
+
+/* Each kernel's code must contain its instruction's encoding (Intel SDM vol. 2) within its
+ * first bytes: proof the impl's output comes from the crypto instructions, not a table. */
+static void check_opcodes(void)
+{
+    static const struct opcode ops[] = {
+        { "direct_aes_cbc_encrypt", (const void *)direct_aes_cbc_encrypt,
+          { 0x0f, 0x38, 0xdc }, 3, "AESENC" },
+        { "direct_aes_cbc_decrypt", (const void *)direct_aes_cbc_decrypt,
+          { 0x0f, 0x38, 0xde }, 3, "AESDEC" },
+        { "direct_aes_ctr", (const void *)direct_aes_ctr, { 0x0f, 0x38, 0xdd }, 3,
+          "AESENCLAST" },
+        { "direct_aes_ctr_vaes", (const void *)direct_aes_ctr_vaes, { 0xc4, 0xc2, 0x7d, 0xdc },
+          4, "VAESENC ymm" },
+        { "direct_ghash", (const void *)direct_ghash, { 0x0f, 0x3a, 0x44 }, 3,
+          "PCLMULQDQ" },
+        { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,
+          "SHA256RNDS2" },
+        { "direct_sha1_blocks", (const void *)direct_sha1_blocks, { 0x0f, 0x3a, 0xcc }, 3,
+          "SHA1RNDS4" },
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        const uint8_t *p = ops[i].fn;
+        int found = 0;
+        for (size_t j = 0; j + ops[i].n <= 2048 && !found; j++)
+            found = memcmp(p + j, ops[i].bytes, ops[i].n) == 0;
+        CHECK(found, "%s holds no %s", ops[i].kernel, ops[i].insn);
+    }
+}
+
+/* Availability must be exactly "every needed feature usable", and a denial must say so. */
+static void check_available(const struct impl *im)
+{
+    const struct direct_spec *s = im->data;
+    char why[256] = "", fwhy[256] = "";
+    int want = 1, denied = 0;
+    for (int i = 0; i < s->nneed; i++) {
+        if (!cpu_feature_status((enum feature)s->need[i], fwhy, sizeof fwhy))
+            want = 0;
+        denied |= cpu_denied((enum feature)s->need[i]);
+    }
+    int got = im->available(im, why, sizeof why);
+    CHECK(got == want, "%s/%s available=%d, CPU features say %d", im->alg, im->name, got, want);
+    if (!got) {
+        UNAVAILABLE(im->name, why);
+        CHECK(why[0] != 0, "%s/%s unavailable without a reason", im->alg, im->name);
+    }
+    if (denied)
+        CHECK(!got && strstr(why, "ACCELSCOPE_DENY"), "%s/%s: denied, but why = '%s'", im->alg,
+              im->name, why);
+}
+
+/* With a direct impl denied, the other implementations of its algorithm (what the engine falls
+ * back to) still give OpenSSL's answers. */
+static void check_fallback(const struct algo *a)
+{
+    static uint8_t in[2100], want[2200], got[2200];
+    static const size_t lens[] = { 16, 64, 1024, 2048 };
+    int tried = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct impl *im = registry_get(i);
+        char why[256];
+        if (strcmp(im->alg, a->id) != 0 || strcmp(im->backend, "direct") == 0 ||
+            im->path == PATH_KERNEL || !im->available(im, why, sizeof why))
+            continue;
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            uint8_t key[32], iv[16];
+            fill(key, 32), fill(iv, 16), fill(in, lens[l]);
+            evp_reference(a, key, iv, 0, in, lens[l], want);
+            CHECK(one_op(im, key, iv, 0, got, in, lens[l]) == 0 &&
+                      memcmp(got, want, algo_out_len(a, lens[l])) == 0,
+                  "fallback %s/%s differs from OpenSSL at %zu", a->id, im->name, lens[l]);
+        }
+        tried++;
+    }
+    CHECK(tried > 0, "%s: direct denied and no other implementation to fall back to", a->id);
+}
+
+static void check_ctr_carry(const struct impl *im, const struct algo *a)
+{
+    static const char *const ivs[] = {
+        "0123456789abcdefffffffffffffffe0", /* low 64 bits carry mid-chain */
+        "00000000fffffffffffffffffffffff9", /* carry through the high half too */
+        "ffffffffffffffffffffffffffffffd0", /* the whole 128-bit counter wraps */
+        "000000000000000000000000fffffffa", /* low 32 bits carry (OpenSSL's ctr32 step) */
+    };
+    for (size_t i = 0; i < sizeof ivs / sizeof ivs[0]; i++) {
+        uint8_t iv[16];
+        check_unhex(ivs[i], iv, 16);
+        diff_chain(im, a, iv);
+    }
+}
+
+int main(void)
+{
+    size_t n;
+    const struct impl *v = backend_direct.impls(&n);
+    CHECK(n >= 11, "direct lists %zu impls on x86-64", n);
+    check_opcodes();
+    kat_ciphers();
+    kat_digests();
+    for (size_t i = 0; i < n; i++) {
+        const struct impl *im = &v[i];
+        const struct algo *a = algo_find(im->alg);
+        CHECK(a && strcmp(im->backend, "direct") == 0 && im->path == PATH_HW,
+              "%s/%s: unknown algorithm or wrong path", im->alg, im->name);
+        if (!a)
+            continue;
+        check_available(im);
+        char why[256];
+        if (!im->available(im, why, sizeof why)) {
+            check_fallback(a);
+            continue;
+        }
+        diff_lengths(im, a);
+        if (a->kind == ALGO_CIPHER)
+            diff_chain(im, a, NULL);
+        if (a->kind == ALGO_CIPHER && a->block == 1)
+            check_ctr_carry(im, a);
+        if (a->kind == ALGO_AEAD)
+            diff_aead_sequence(im, a);
+    }
+    return check_done();
+}
+
+#else
+
+int main(void)
+{
+    size_t n;
+    backend_direct.impls(&n);
+    CHECK(n == 0, "direct lists %zu impls off x86-64", n);
+    UNAVAILABLE("direct", "asm/x86_64 kernels run on x86-64 only");
+    return check_done();
+}
+
+#endif
