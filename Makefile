@@ -48,7 +48,7 @@ HAVE_DEFS := $(foreach p,$(OPT_FOUND),-DHAVE_$(shell echo $(p) | tr a-z A-Z))
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DACCELSCOPE_VERSION='"$(VERSION)"' \
-              -Isrc -Iui -Ibackends -Iasm $(HAVE_DEFS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+              -iquote src -iquote ui -iquote backends -iquote asm $(HAVE_DEFS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lpthread -lm
 
@@ -86,9 +86,9 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(CORE_LIB) tests/check.h
+$(BUILD)/tests/%: tests/%.c $(CORE_LIB) $(wildcard tests/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -iquote tests $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
 
 tests: $(TEST_BIN) $(BIN)
 

@@ -2,6 +2,7 @@
  * the worker's environment before libcrypto starts: OpenSSL reads OPENSSL_ia32cap /
  * OPENSSL_armcap once, at start-up), and the PadLock engine where the CPU has it. */
 #define OPENSSL_SUPPRESS_DEPRECATED /* the ENGINE API is the only door to PadLock in 3.0 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,8 @@ static int algo_in_libcrypto(const struct algo *a, char *why, size_t n)
             return 1;
         }
     }
-    snprintf(why, n, "libcrypto %s has no %s (not in its default provider)",
-             OPENSSL_VERSION_STR, a->evp);
+    snprintf(why, n, "%s has no %s (not in its default provider)",
+             OpenSSL_version(OPENSSL_VERSION), a->evp);
     return 0;
 }
 

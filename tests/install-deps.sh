@@ -1,0 +1,55 @@
+#!/bin/sh
+# Installs what accelscope needs to build (and, with "check", to test) when it is missing.
+# Debian/Ubuntu: apt-get as root, sudo otherwise. Elsewhere: names the packages and stops.
+# Usage: tests/install-deps.sh [build|check|screenshots]
+set -u
+profile=${1:-check}
+
+missing_pc=""
+for pc in libcrypto ncursesw; do
+    pkg-config --exists "$pc" 2>/dev/null || missing_pc="$missing_pc $pc"
+done
+arch=$(uname -m)
+need_cmds="cc make pkg-config"
+[ "$profile" = build ] || need_cmds="$need_cmds tmux"
+missing_cmd=""
+for c in $need_cmds; do
+    command -v "$c" >/dev/null 2>&1 || missing_cmd="$missing_cmd $c"
+done
+# libcpuid is optional for the build but wanted on x86 for codename, cores and caches.
+want_cpuid=""
+case "$arch" in x86_64|i?86) pkg-config --exists libcpuid 2>/dev/null || want_cpuid=libcpuid-dev ;; esac
+extra=""
+if [ "$profile" = screenshots ]; then
+    python3 -c 'import PIL' 2>/dev/null || extra="$extra python3-pil"
+    [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || extra="$extra fonts-dejavu-core"
+fi
+
+[ -z "$missing_pc$missing_cmd$want_cpuid$extra" ] && exit 0
+
+pkgs="build-essential pkg-config libssl-dev libncurses-dev $want_cpuid $extra"
+[ "$profile" = build ] || pkgs="$pkgs tmux"
+echo "accelscope: installing build dependencies:$missing_pc$missing_cmd $want_cpuid$extra" >&2
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "accelscope: no apt-get here. Install these with your package manager, then retry:" >&2
+    echo "  a C compiler, make, pkg-config, OpenSSL 3 development files (libcrypto)," >&2
+    echo "  ncursesw development files, tmux (tests), libcpuid (optional, x86)" >&2
+    exit 1
+fi
+if [ "$(id -u)" = 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+else
+    echo "accelscope: not root and no sudo; as root run: apt-get install $pkgs" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt_opts="-o DPkg::Lock::Timeout=600 -y -q"
+# shellcheck disable=SC2086
+$sudo apt-get $apt_opts install --no-install-recommends $pkgs >/dev/null ||
+    { $sudo apt-get -q -o DPkg::Lock::Timeout=600 update >/dev/null &&
+      $sudo apt-get $apt_opts install --no-install-recommends $pkgs >/dev/null; } || {
+    echo "accelscope: apt-get could not install: $pkgs" >&2
+    exit 1
+}

@@ -1,0 +1,162 @@
+/* The command line end to end (ACCELSCOPE_BIN, default ./accelscope): help and version, every
+ * bad input (exit 2, a message naming what is accepted, no file), and a real run whose CSV
+ * is parsed back. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "csvread.h"
+
+static const char *bin;
+static char out[1 << 16], err[1 << 16];
+
+/* Runs bin with args; captures stdout and stderr; returns the exit status. */
+static int sh(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s >/tmp/acs-cli.out 2>/tmp/acs-cli.err </dev/null", bin, args);
+    int st = system(cmd);
+    char *o = csvr_slurp("/tmp/acs-cli.out"), *e = csvr_slurp("/tmp/acs-cli.err");
+    snprintf(out, sizeof out, "%s", o ? o : "");
+    snprintf(err, sizeof err, "%s", e ? e : "");
+    free(o);
+    free(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void test_help(void)
+{
+    CHECK(sh("--help") == 0 && strstr(out, "--csv") && strstr(out, "--decrypt") &&
+          strstr(out, "--threads") && strstr(out, "ACCELSCOPE_DENY"), "--help tells the options");
+    CHECK(sh("--version") == 0 && strstr(out, "accelscope "), "--version");
+    CHECK(sh("frobnicate") == 2 && strstr(err, "info, run"), "unknown command: exit 2, lists commands");
+    CHECK(sh("run --help") == 0 && strstr(out, "--sizes"), "run --help");
+    CHECK(sh("info --bogus") == 2 && strstr(err, "--clock"), "info bad option");
+}
+
+struct bad {
+    const char *args;
+    const char *says; /* a word of the accepted values the message must contain */
+};
+
+static void test_bad_input(const char *dir)
+{
+    char csv[512], args[1024];
+    snprintf(csv, sizeof csv, "%s/bad.csv", dir);
+    static const struct bad bads[] = {
+        { "-a sha256,rot13", "aes-256-gcm" },
+        { "-p hw,gpu", "kernel" },
+        { "-s 0", "16 MiB" },
+        { "-s 16777217", "16 MiB" },
+        { "-s 32M", "16 MiB" },
+        { "-a aes-128-cbc -s 100", "multiple of" },
+        { "-a idea-cbc -s 12", "8-byte" },
+        { "-t 100000", "online CPUs" },
+        { "-t 0", "online CPUs" },
+        { "--time 0", "seconds" },
+        { "-a sha256 -s 16 -i no-such-impl", "accelscope info" },
+        { "--time abc", "seconds" },
+        { "--bogus", "--help" },
+        { "-s", "needs a value" },
+    };
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        snprintf(args, sizeof args, "run --time 0.01 --csv %s %s", csv, bads[i].args);
+        int rc = sh(args);
+        CHECK(rc == 2, "'%s': exit 2 (got %d)", bads[i].args, rc);
+        CHECK(strstr(err, bads[i].says) != NULL, "'%s': message names '%s': %s", bads[i].args,
+              bads[i].says, err);
+        CHECK(!exists(csv), "'%s': no file written", bads[i].args);
+    }
+    snprintf(args, sizeof args, "run -a sha256 -s 16 -p hw --time 0.01 --csv %s/no/such/dir/x.csv", dir);
+    CHECK(sh(args) == 2 && strstr(err, "does not exist"), "unwritable CSV path: %s", err);
+    setenv("ACCELSCOPE_DENY", "aesni,warp-drive", 1);
+    CHECK(sh("run -a sha256 -s 16 --time 0.01") == 2 && strstr(err, "vaes"), "bad deny word");
+    unsetenv("ACCELSCOPE_DENY");
+
+    /* An existing file is never clobbered without --force. */
+    FILE *f = fopen(csv, "w");
+    fputs("precious\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run -a sha256 -s 16 -p hw --time 0.01 --csv %s", csv);
+    CHECK(sh(args) == 2 && strstr(err, "--force"), "existing CSV refused: %s", err);
+    char *kept = csvr_slurp(csv);
+    CHECK(kept && !strcmp(kept, "precious\n"), "existing CSV untouched");
+    free(kept);
+    unlink(csv);
+}
+
+static void test_run_csv(const char *dir)
+{
+    char csv[512], args[1024];
+    snprintf(csv, sizeof csv, "%s/run.csv", dir);
+    snprintf(args, sizeof args,
+             "run -a sha256,aes-128-cbc -s 16,4k -p asm,hw,kernel --time 0.05 --csv %s", csv);
+    int rc = sh(args);
+    CHECK(rc == 0, "run exits 0 (got %d): %s", rc, err);
+    CHECK(strstr(out, "sha256") && strstr(out, "openssl") && strstr(out, "vs slowest"),
+          "table printed");
+    static struct csvr c;
+    char *text = csvr_slurp(csv);
+    CHECK(text && csvr_parse(&c, text) == 0, "CSV parses");
+    int alg = csvr_col(&c, "algorithm"), path = csvr_col(&c, "path"),
+        name = csvr_col(&c, "implementation"), st = csvr_col(&c, "status"),
+        mb = csvr_col(&c, "mb_per_s"), by = csvr_col(&c, "bytes"), rs = csvr_col(&c, "reason");
+    CHECK(alg >= 0 && path >= 0 && name >= 0 && st >= 0 && mb >= 0 && by >= 0 && rs >= 0,
+          "columns present");
+    int ok = 0, kernel = 0;
+    for (int r = 1; r < c.nrows && alg >= 0 && st >= 0 && mb >= 0; r++) {
+        CHECK(c.nfields[r] == c.nfields[0], "row %d complete", r);
+        if (!strcmp(c.f[r][st], "ok")) {
+            ok++;
+            CHECK(atof(c.f[r][mb]) > 0, "ok row has a figure");
+            CHECK(!strcmp(c.f[r][by], "16") || !strcmp(c.f[r][by], "4096"), "bytes column");
+        } else {
+            CHECK(c.f[r][mb][0] == 0 && c.f[r][rs][0], "row without figure has a reason");
+        }
+        if (!strcmp(c.f[r][path], "kernel"))
+            kernel++;
+    }
+    /* sha256 and aes-128-cbc on hw (openssl) and asm (int, simd), two sizes each. */
+    CHECK(ok >= 12, "at least 12 measured rows (%d)", ok);
+    CHECK(kernel >= 1, "kernel path rows present, measured or with their reason");
+    csvr_free(&c);
+    free(text);
+
+    /* CSV on stdout: the table moves to stderr, stdout is pure CSV. */
+    rc = sh("run -a md5 -s 64 -p hw --time 0.02 --csv -");
+    CHECK(rc == 0 && !strncmp(out, "timestamp,", 10) && strstr(err, "md5"), "--csv - ");
+
+    /* The fault injections surface in the table and CSV and the exit status says so. */
+    setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
+    rc = sh("run -a sha256 -s 64 -i fault-crash,fault-wrong,openssl --time 0.02 --csv -");
+    CHECK(rc == 1, "a faulty cell makes exit 1 (got %d)", rc);
+    CHECK(strstr(out, "crashed (SIGILL)") || strstr(out, "crashed ("), "crash in CSV");
+    CHECK(strstr(out, "wrong output"), "wrong output in CSV");
+    CHECK(strstr(out, ",ok,"), "the good cell still measured");
+    unsetenv("ACCELSCOPE_TEST_FAULTS");
+}
+
+int main(void)
+{
+    bin = getenv("ACCELSCOPE_BIN");
+    if (!bin)
+        bin = "./accelscope";
+    char dir[] = "/tmp/accelscope-t_cli-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    test_help();
+    test_bad_input(dir);
+    test_run_csv(dir);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+    return check_done();
+}

@@ -1,0 +1,236 @@
+/* The core without workers: feature table, registry, selection parsing, capability decoding,
+ * CSV quoting and atomic, no-clobber writing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "algo.h"
+#include "check.h"
+#include "cpu.h"
+#include "csv.h"
+#include "csvread.h"
+#include "feature.h"
+#include "osslcap.h"
+#include "registry.h"
+#include "select.h"
+
+static void test_features(void)
+{
+    for (int f = 0; f < FEAT_COUNT; f++) {
+        CHECK(feature_by_key(feature_table[f].key) == f, "key %s maps back", feature_table[f].key);
+        for (int g = f + 1; g < FEAT_COUNT; g++)
+            CHECK(strcmp(feature_table[f].key, feature_table[g].key), "keys unique: %s",
+                  feature_table[f].key);
+    }
+    CHECK(feature_by_key("nonsense") == -1, "unknown key");
+    char why[200];
+    /* No CPU has both x86 and ARM features: the other family reads as absent, with a reason. */
+    int x86 = cpu_get()->present[FEAT_AESNI] || cpu_get()->present[FEAT_SSSE3];
+    enum feature other = x86 ? FEAT_ARM_AES : FEAT_AESNI;
+    CHECK(!cpu_feature_status(other, why, sizeof why) && strstr(why, "CPU lacks"),
+          "absent feature has a reason: %s", why);
+}
+
+static void test_deny(void)
+{
+    char why[600];
+    setenv("ACCELSCOPE_DENY", "aesni,bogus", 1);
+    CHECK(cpu_deny_check(why, sizeof why) == -1 && strstr(why, "bogus") && strstr(why, "aesni"),
+          "deny check names the bad word and the accepted ones: %s", why);
+    setenv("ACCELSCOPE_DENY", "aesni,sha", 1);
+    CHECK(cpu_deny_check(why, sizeof why) == 0, "valid deny list accepted");
+    unsetenv("ACCELSCOPE_DENY");
+}
+
+static void test_registry(void)
+{
+    size_t n = registry_count();
+    CHECK(n > 0, "registry lists implementations");
+    int per_path[PATH_COUNT] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        const struct impl *im = registry_get(i);
+        CHECK(algo_find(im->alg) != NULL, "%s/%s: algorithm known", im->alg, im->name);
+        CHECK(im->path < PATH_COUNT, "%s/%s: path valid", im->alg, im->name);
+        CHECK(im->available && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
+        CHECK(registry_find(im->alg, im->name) == im, "%s/%s: name unique", im->alg, im->name);
+        char why[256] = "";
+        if (!im->available(im, why, sizeof why))
+            CHECK(why[0] != 0, "%s/%s: unavailable has a reason", im->alg, im->name);
+        per_path[im->path]++;
+        if (i)
+            CHECK(registry_get(i - 1)->path <= im->path, "listed in path order");
+    }
+    CHECK(per_path[PATH_HW] > 0 && per_path[PATH_ASM] > 0, "hw and asm paths present");
+    const struct impl *o = registry_find("sha256", "openssl");
+    CHECK(o && o->path == PATH_HW && !o->env, "openssl is hw with no mask");
+    const struct impl *m = registry_find("sha256", "openssl-simd");
+    CHECK(m && m->path == PATH_ASM, "openssl-simd is on the asm path");
+#if defined(__x86_64__)
+    CHECK(m && m->env && !strcmp(m->env, "OPENSSL_ia32cap=~0x200000200000000:~0x60020000000"),
+          "simd mask keeps both words");
+    const struct impl *in = registry_find("sha256", "openssl-int");
+    CHECK(in && in->env && strchr(in->env, ':'), "int mask keeps both words");
+#endif
+    const struct impl *idea = registry_find("idea-cbc", "openssl");
+    char why[256] = "";
+    if (idea && !idea->available(idea, why, sizeof why))
+        CHECK(strstr(why, "IDEA") != NULL, "missing IDEA names it: %s", why);
+    CHECK(registry_find("sha256", "fault-crash") == NULL, "fault injection off by default");
+}
+
+static void test_select(void)
+{
+    struct selection s;
+    char why[1024];
+    select_defaults(&s);
+    CHECK(s.nalgs == 13 && s.nsizes == 6, "defaults: 13 algorithms x 6 sizes (%d, %d)", s.nalgs,
+          s.nsizes);
+    size_t v = 0;
+    CHECK(select_parse_size("4k", &v, why, sizeof why) == 0 && v == 4096, "4k");
+    CHECK(select_parse_size("16M", &v, why, sizeof why) == 0 && v == 16u << 20, "16M");
+    CHECK(select_parse_size("1KiB", &v, why, sizeof why) == 0 && v == 1024, "1KiB");
+    CHECK(select_parse_size("0", &v, why, sizeof why) == -1 && strstr(why, "16 MiB"), "0 refused");
+    CHECK(select_parse_size("16777217", &v, why, sizeof why) == -1, "16 MiB + 1 refused");
+    CHECK(select_parse_size("17M", &v, why, sizeof why) == -1, "17M refused");
+    CHECK(select_parse_size("12q", &v, why, sizeof why) == -1, "bad suffix refused");
+    CHECK(select_parse_size("-5", &v, why, sizeof why) == -1, "negative refused");
+    CHECK(select_algs(&s, "sha256,nope", why, sizeof why) == -1 && strstr(why, "aes-128-cbc"),
+          "unknown algorithm lists the accepted ones");
+    CHECK(select_paths(&s, "hw,gpu", why, sizeof why) == -1 && strstr(why, "kernel"),
+          "unknown path lists the accepted ones");
+    CHECK(select_algs(&s, "aes-128-cbc", why, sizeof why) == 0 &&
+          select_sizes(&s, "100", why, sizeof why) == 0 &&
+          select_check(&s, why, sizeof why) == -1 && strstr(why, "16-byte"),
+          "CBC size rule: %s", why);
+    CHECK(select_algs(&s, "idea-cbc", why, sizeof why) == 0 &&
+          select_sizes(&s, "24", why, sizeof why) == 0 && select_check(&s, why, sizeof why) == 0,
+          "IDEA accepts multiples of 8");
+    CHECK(select_algs(&s, "aes-128-ctr,sha256", why, sizeof why) == 0 &&
+          select_sizes(&s, "1,13", why, sizeof why) == 0 && select_check(&s, why, sizeof why) == 0,
+          "CTR and digests accept any size");
+}
+
+static void test_osslcap(void)
+{
+    uint64_t w[2];
+    int n = osslcap_parse("CPUINFO: OPENSSL_ia32cap=0x0200000200000000:0x20000000", w);
+    CHECK(n == 2 && w[0] == 0x0200000200000000ull && w[1] == 0x20000000ull, "parse both words");
+#if defined(__x86_64__) || defined(__i386__)
+    CHECK(osslcap_has(w, n, FEAT_AESNI) == 1 && osslcap_has(w, n, FEAT_PCLMULQDQ) == 1 &&
+          osslcap_has(w, n, FEAT_SHA) == 1 && osslcap_has(w, n, FEAT_AVX) == 0,
+          "decode AES-NI, PCLMULQDQ, SHA");
+    CHECK(osslcap_has(w, n, FEAT_PL_ACE) == -1, "no OpenSSL bit for PadLock");
+#endif
+    CHECK(osslcap_parse("no vector", w) == 0, "absent vector");
+}
+
+static void test_csv_quote(void)
+{
+    char b[64];
+    csv_quote("plain", b, sizeof b);
+    CHECK(!strcmp(b, "plain"), "plain field");
+    csv_quote("a,b", b, sizeof b);
+    CHECK(!strcmp(b, "\"a,b\""), "comma quoted");
+    csv_quote("say \"hi\"", b, sizeof b);
+    CHECK(!strcmp(b, "\"say \"\"hi\"\"\""), "quotes doubled: %s", b);
+    csv_quote("two\nlines", b, sizeof b);
+    CHECK(!strcmp(b, "\"two\nlines\""), "newline quoted");
+}
+
+static int files_in(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+static void test_csv_file(void)
+{
+    char dir[] = "/tmp/accelscope-t_core-XXXXXX", path[256], why[512];
+    CHECK(mkdtemp(dir) != NULL, "temp dir");
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    struct csv_row rows[2];
+    memset(rows, 0, sizeof rows);
+    rows[0].impl = registry_find("sha256", "openssl");
+    rows[0].bytes = 16;
+    rows[0].r.status = RES_OK;
+    rows[0].r.threads = 1;
+    rows[0].r.mb_per_s = 123.456;
+    snprintf(rows[0].r.cycle_clock, sizeof rows[0].r.cycle_clock, "tsc");
+    rows[1] = rows[0];
+    rows[1].r.status = RES_WRONG;
+    snprintf(rows[1].r.reason, sizeof rows[1].r.reason, "differs at byte 3, \"quoted\"");
+
+    CHECK(csv_write_file(path, 0, rows, 2, why, sizeof why) == 0, "write new: %s", why);
+    static struct csvr c;
+    char *text = csvr_slurp(path);
+    CHECK(text && csvr_parse(&c, text) == 0 && c.nrows == 3, "parse back: 3 rows");
+    int st = csvr_col(&c, "status"), mb = csvr_col(&c, "mb_per_s"), rs = csvr_col(&c, "reason");
+    static const char *const required[] = { "timestamp", "host", "cpu", "kernel", "openssl",
+        "algorithm", "path", "implementation", "bytes", "threads", "ops", "seconds", "mb_per_s",
+        "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples", "spread_pct", "status",
+        "reason", "limit_mb_per_s" };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        CHECK(csvr_col(&c, required[i]) >= 0, "column %s", required[i]);
+    if (c.nrows == 3 && st >= 0 && mb >= 0 && rs >= 0) {
+        CHECK(!strcmp(c.f[1][st], "ok") && !strcmp(c.f[1][mb], "123.456"), "ok row");
+        CHECK(!strcmp(c.f[2][st], "wrong output") && !strcmp(c.f[2][mb], ""),
+              "wrong row has no figure");
+        CHECK(!strcmp(c.f[2][rs], "differs at byte 3, \"quoted\""), "reason round-trips");
+        for (int r = 1; r < 3; r++)
+            CHECK(c.nfields[r] == c.nfields[0], "row %d has every column", r);
+    }
+    csvr_free(&c);
+
+    /* No clobber: the old file stays byte for byte, no temporary left behind. */
+    CHECK(csv_write_file(path, 0, rows, 1, why, sizeof why) == -1 && strstr(why, "--force"),
+          "existing file refused: %s", why);
+    char *again = csvr_slurp(path);
+    CHECK(again && text && !strcmp(again, text), "existing file untouched");
+    CHECK(files_in(dir) == 1, "no temporary left (%d files)", files_in(dir));
+    CHECK(csv_write_file(path, 1, rows, 1, why, sizeof why) == 0, "--force replaces");
+    free(again);
+    again = csvr_slurp(path);
+    CHECK(again && text && strcmp(again, text) != 0, "replaced content");
+    free(again);
+    free(text);
+
+    char bad[400];
+    snprintf(bad, sizeof bad, "%s/missing/out.csv", dir);
+    CHECK(csv_write_file(bad, 0, rows, 1, why, sizeof why) == -1 && strstr(why, "does not exist"),
+          "missing folder: %s", why);
+    CHECK(csv_check_dest(dir, 0, why, sizeof why) == -1 && strstr(why, "folder"), "a folder");
+    if (geteuid() != 0) {
+        char ro[300];
+        snprintf(ro, sizeof ro, "%s/ro", dir);
+        mkdir(ro, 0500);
+        snprintf(bad, sizeof bad, "%s/out.csv", ro);
+        CHECK(csv_write_file(bad, 0, rows, 1, why, sizeof why) == -1, "read-only folder");
+        rmdir(ro);
+    } else {
+        UNAVAILABLE("read-only folder check", "running as root, which may write anywhere");
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
+int main(void)
+{
+    test_features();
+    test_deny();
+    test_registry();
+    test_select();
+    test_osslcap();
+    test_csv_quote();
+    test_csv_file();
+    return check_done();
+}
