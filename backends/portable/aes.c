@@ -101,13 +101,15 @@ int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t k
     return 0;
 }
 
-/* One round: SubBytes, ShiftRows, MixColumns, AddRoundKey, through the tables. */
+/* One round: SubBytes, ShiftRows, MixColumns, AddRoundKey, through the tables. The XOR
+ * is a tree, not a chain: CBC is bound by the latency of one round after another. */
+#define COL(T0, T1, T2, T3, a, b, c, d, k) (((T0[B0(a)] ^ T1[B1(b)]) ^ (T2[B2(c)] ^ T3[B3(d)])) ^ (k))
 #define ENC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k)                                          \
     do {                                                                                      \
-        d0 = te0[B0(s0)] ^ te1[B1(s1)] ^ te2[B2(s2)] ^ te3[B3(s3)] ^ (k)[0];                  \
-        d1 = te0[B0(s1)] ^ te1[B1(s2)] ^ te2[B2(s3)] ^ te3[B3(s0)] ^ (k)[1];                  \
-        d2 = te0[B0(s2)] ^ te1[B1(s3)] ^ te2[B2(s0)] ^ te3[B3(s1)] ^ (k)[2];                  \
-        d3 = te0[B0(s3)] ^ te1[B1(s0)] ^ te2[B2(s1)] ^ te3[B3(s2)] ^ (k)[3];                  \
+        d0 = COL(te0, te1, te2, te3, s0, s1, s2, s3, (k)[0]);                                 \
+        d1 = COL(te0, te1, te2, te3, s1, s2, s3, s0, (k)[1]);                                 \
+        d2 = COL(te0, te1, te2, te3, s2, s3, s0, s1, (k)[2]);                                 \
+        d3 = COL(te0, te1, te2, te3, s3, s0, s1, s2, (k)[3]);                                 \
     } while (0)
 
 /* The last round has no MixColumns: te2/te3/te0/te1 hold the plain S-box value in bytes
@@ -118,30 +120,46 @@ int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t k
 
 #define DEC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k)                                          \
     do {                                                                                      \
-        d0 = td0[B0(s0)] ^ td1[B1(s3)] ^ td2[B2(s2)] ^ td3[B3(s1)] ^ (k)[0];                  \
-        d1 = td0[B0(s1)] ^ td1[B1(s0)] ^ td2[B2(s3)] ^ td3[B3(s2)] ^ (k)[1];                  \
-        d2 = td0[B0(s2)] ^ td1[B1(s1)] ^ td2[B2(s0)] ^ td3[B3(s3)] ^ (k)[2];                  \
-        d3 = td0[B0(s3)] ^ td1[B1(s2)] ^ td2[B2(s1)] ^ td3[B3(s0)] ^ (k)[3];                  \
+        d0 = COL(td0, td1, td2, td3, s0, s3, s2, s1, (k)[0]);                                 \
+        d1 = COL(td0, td1, td2, td3, s1, s0, s3, s2, (k)[1]);                                 \
+        d2 = COL(td0, td1, td2, td3, s2, s1, s0, s3, (k)[2]);                                 \
+        d3 = COL(td0, td1, td2, td3, s3, s2, s1, s0, (k)[3]);                                 \
     } while (0)
 
 #define DEC_LAST(s0, s1, s2, s3, k)                                                           \
     (W(inv_sbox[B0(s0)], inv_sbox[B1(s1)], inv_sbox[B2(s2)], inv_sbox[B3(s3)]) ^ (k))
 
-/* Inlined into the mode loops so a CBC chain stays in registers. Two rounds per loop
- * iteration alternate between s and t without copies. */
+/* Inlined into the mode loops so a CBC chain stays in registers. Rounds are written out
+ * (9 always, 2 more for AES-192, 2 more again for AES-256) so round-key offsets are
+ * immediates and nothing but the key length branches; s and t alternate without copies. */
+#define ROUNDS(ROUND, rk, rounds)                                                             \
+    do {                                                                                      \
+        ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 4);                                        \
+        ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk + 8);                                        \
+        ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 12);                                       \
+        ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk + 16);                                       \
+        ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 20);                                       \
+        ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk + 24);                                       \
+        ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 28);                                       \
+        ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk + 32);                                       \
+        ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 36);                                       \
+        if (rounds > 10) {                                                                    \
+            ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk + 40);                                   \
+            ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 44);                                   \
+        }                                                                                     \
+        if (rounds > 12) {                                                                    \
+            ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk + 48);                                   \
+            ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 52);                                   \
+        }                                                                                     \
+        rk += 4 * rounds;                                                                     \
+    } while (0)
+
 static inline __attribute__((always_inline)) void enc_words(const uint32_t *rk, unsigned rounds,
                                                             uint32_t st[4])
 {
     uint32_t s0 = st[0] ^ rk[0], s1 = st[1] ^ rk[1], s2 = st[2] ^ rk[2], s3 = st[3] ^ rk[3];
     uint32_t t0, t1, t2, t3;
-    unsigned r = rounds >> 1;
-    for (;;) {
-        ENC_ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 4);
-        rk += 8;
-        if (--r == 0)
-            break;
-        ENC_ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk);
-    }
+    ROUNDS(ENC_ROUND, rk, rounds);
     st[0] = ENC_LAST(t0, t1, t2, t3, rk[0]);
     st[1] = ENC_LAST(t1, t2, t3, t0, rk[1]);
     st[2] = ENC_LAST(t2, t3, t0, t1, rk[2]);
@@ -153,19 +171,19 @@ static inline __attribute__((always_inline)) void dec_words(const uint32_t *rk, 
 {
     uint32_t s0 = st[0] ^ rk[0], s1 = st[1] ^ rk[1], s2 = st[2] ^ rk[2], s3 = st[3] ^ rk[3];
     uint32_t t0, t1, t2, t3;
-    unsigned r = rounds >> 1;
-    for (;;) {
-        DEC_ROUND(t0, t1, t2, t3, s0, s1, s2, s3, rk + 4);
-        rk += 8;
-        if (--r == 0)
-            break;
-        DEC_ROUND(s0, s1, s2, s3, t0, t1, t2, t3, rk);
-    }
+    ROUNDS(DEC_ROUND, rk, rounds);
     st[0] = DEC_LAST(t0, t3, t2, t1, rk[0]);
     st[1] = DEC_LAST(t1, t0, t3, t2, rk[1]);
     st[2] = DEC_LAST(t2, t1, t0, t3, rk[2]);
     st[3] = DEC_LAST(t3, t2, t1, t0, rk[3]);
 }
+
+/* GCC's reassociation would turn the XOR trees above back into chains. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KEEP_TREES __attribute__((optimize("no-tree-reassoc", "no-tree-slp-vectorize")))
+#else
+#define KEEP_TREES
+#endif
 
 static inline void load_block(uint32_t w[4], const uint8_t *p)
 {
@@ -183,7 +201,7 @@ static inline void store_block(uint8_t *p, const uint32_t w[4])
     store32_be(p + 12, w[3]);
 }
 
-void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
+KEEP_TREES void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
 {
     uint32_t s[4];
     load_block(s, in);
@@ -191,7 +209,7 @@ void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16], ui
     store_block(out, s);
 }
 
-void portable_aes_decrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
+KEEP_TREES void portable_aes_decrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
 {
     uint32_t s[4];
     load_block(s, in);
@@ -199,7 +217,7 @@ void portable_aes_decrypt(const struct portable_aes *k, const uint8_t in[16], ui
     store_block(out, s);
 }
 
-void portable_aes_cbc_encrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
+KEEP_TREES void portable_aes_cbc_encrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
                               const uint8_t *in, size_t len)
 {
     uint32_t s[4];
@@ -217,7 +235,7 @@ void portable_aes_cbc_encrypt(const struct portable_aes *k, uint8_t iv[16], uint
     store_block(iv, s);
 }
 
-void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
+KEEP_TREES void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
                               const uint8_t *in, size_t len)
 {
     uint32_t prev[4];
@@ -257,7 +275,7 @@ static inline void ctr_next(uint32_t w[4])
         ++w[0];
 }
 
-void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, const uint8_t *in,
+KEEP_TREES void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, const uint8_t *in,
                           size_t len)
 {
     size_t i = 0;

@@ -1,0 +1,179 @@
+/* Side-by-side speed of the portable C path against OpenSSL's hw path (the "openssl" impl,
+ * no capability mask), in one process, through the same impl init/op the engine times.
+ * Measurements alternate between the two, each batch ~target ms, and the ratio reported is
+ * the median of per-repeat ratios (thread CPU time, so a busy shared machine hurts less).
+ *
+ *   portable_bench [-r REPEATS] [-m MS] [ALG:SIZE[:TARGET] ...]
+ * Exit 1 when a ratio misses its target. Default jobs: the targets of issue 4. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "algo.h"
+#include "registry.h"
+
+struct job {
+    const char *alg;
+    size_t size;
+    double target; /* minimum portable/openssl ratio; 0 = report only */
+};
+
+/* OpenSSL no-asm / hw on this machine kind (REFERENCE.md) times 0.9, per issue 4. */
+static const struct job defaults[] = {
+    { "aes-256-cbc", 16384, 0.18 }, { "sha256", 16384, 0.105 },
+    { "sha1", 16384, 0.27 },        { "sha512", 16384, 0.58 },
+    { "md5", 16384, 0.89 },         { "chacha20-poly1305", 16384, 0.14 },
+    { "aes-256-cbc", 16, 0.26 },    { "sha256", 16, 0.42 },
+    { "aes-128-cbc", 16384, 0 },    { "aes-128-gcm", 16384, 0 },
+    { "aes-128-ctr", 16384, 0 },    { "idea-cbc", 16384, 0 },
+};
+
+static double now_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct side {
+    const struct impl *im;
+    void *ctx;
+    uint8_t *in, *out;
+};
+
+static int side_init(struct side *s, const struct impl *im, size_t size)
+{
+    static const uint8_t key[ALGO_MAX_KEY] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    static const uint8_t iv[ALGO_MAX_IV] = { 9, 8, 7 };
+    char why[256] = "";
+    s->im = im;
+    s->ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
+    s->in = calloc(1, size + ALGO_MAX_OUT_EXTRA);
+    s->out = calloc(1, size + ALGO_MAX_OUT_EXTRA);
+    if (!s->ctx || !s->in || !s->out || im->init(im, s->ctx, key, iv, 0, why, sizeof why)) {
+        fprintf(stderr, "%s/%s: init failed: %s\n", im->alg, im->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+static void side_free(struct side *s)
+{
+    if (s->im->cleanup)
+        s->im->cleanup(s->ctx);
+    free(s->ctx), free(s->in), free(s->out);
+}
+
+/* Seconds of CPU for n ops. */
+static double run(struct side *s, size_t size, long n)
+{
+    double t0 = now_cpu();
+    for (long i = 0; i < n; i++)
+        s->im->op(s->ctx, s->out, s->in, size);
+    return now_cpu() - t0;
+}
+
+static long calibrate(struct side *s, size_t size, double ms)
+{
+    long n = 1;
+    double t;
+    while ((t = run(s, size, n)) < ms / 1e3 / 4)
+        n *= 2;
+    return (long)(n * (ms / 1e3) / (t > 0 ? t : 1e-9)) + 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int bench(const struct job *j, int repeats, double ms)
+{
+    const struct impl *p = registry_find(j->alg, "portable"), *o = registry_find(j->alg, "openssl");
+    char why[256] = "";
+    if (!p) {
+        printf("%-18s %6zu  no portable implementation\n", j->alg, j->size);
+        return -1;
+    }
+    if (!o || !o->available(o, why, sizeof why)) {
+        printf("%-18s %6zu  UNAVAILABLE: openssl: %s\n", j->alg, j->size, o ? why : "none");
+        return 0;
+    }
+    struct side sp, so;
+    if (side_init(&sp, p, j->size) || side_init(&so, o, j->size))
+        return -1;
+    long np = calibrate(&sp, j->size, ms), no = calibrate(&so, j->size, ms);
+    double ratio[64], mbp[64], mbo[64];
+    for (int r = 0; r < repeats; r++) {
+        double tp, to;
+        if (r % 2) { /* alternate who goes first */
+            to = run(&so, j->size, no);
+            tp = run(&sp, j->size, np);
+        } else {
+            tp = run(&sp, j->size, np);
+            to = run(&so, j->size, no);
+        }
+        mbp[r] = np * (double)j->size / tp / 1e6;
+        mbo[r] = no * (double)j->size / to / 1e6;
+        ratio[r] = mbp[r] / mbo[r];
+    }
+    qsort(ratio, repeats, sizeof ratio[0], cmp_double);
+    qsort(mbp, repeats, sizeof mbp[0], cmp_double);
+    qsort(mbo, repeats, sizeof mbo[0], cmp_double);
+    double med = ratio[repeats / 2];
+    int ok = j->target == 0 || med >= j->target;
+    printf("%-18s %6zu  portable %8.1f MB/s  openssl %8.1f MB/s  ratio %.3f (min %.3f max %.3f)",
+           j->alg, j->size, mbp[repeats / 2], mbo[repeats / 2], med, ratio[0],
+           ratio[repeats - 1]);
+    if (j->target)
+        printf("  target %.3f %s", j->target, ok ? "ok" : "MISSED");
+    printf("\n");
+    fflush(stdout);
+    side_free(&sp);
+    side_free(&so);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    int repeats = 5, bad = 0, njobs = 0;
+    double ms = 60;
+    struct job jobs[64];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
+            repeats = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
+            ms = atof(argv[++i]);
+        } else if (njobs < 64) {
+            static char names[64][64];
+            snprintf(names[njobs], sizeof names[0], "%s", argv[i]);
+            char *c1 = strchr(names[njobs], ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+            if (!c1) {
+                fprintf(stderr, "usage: %s [-r REPEATS] [-m MS] [ALG:SIZE[:TARGET] ...]\n",
+                        argv[0]);
+                return 2;
+            }
+            *c1 = 0;
+            jobs[njobs].alg = names[njobs];
+            jobs[njobs].size = strtoul(c1 + 1, NULL, 10);
+            jobs[njobs].target = c2 ? atof(c2 + 1) : 0;
+            njobs++;
+        }
+    }
+    if (repeats < 3)
+        repeats = 3;
+    if (repeats > 64)
+        repeats = 64;
+    if (!njobs) {
+        njobs = sizeof defaults / sizeof defaults[0];
+        memcpy(jobs, defaults, sizeof defaults);
+    }
+    printf("portable C vs OpenSSL hw path (impl \"openssl\", no mask): median of %d alternating "
+           "repeats, ~%.0f ms each, thread CPU time\n",
+           repeats, ms);
+    for (int i = 0; i < njobs; i++)
+        bad |= bench(&jobs[i], repeats, ms) != 0;
+    return bad;
+}
