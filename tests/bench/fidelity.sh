@@ -1,0 +1,72 @@
+#!/bin/sh
+# accelscope's hw path against `openssl speed -elapsed -evp` (AEAD: -aead), interleaved, median
+# of ROUNDS, plus the asm path's shape (hw / asm-simd) and the default run's duration.
+# Targets (issue 2): ratio 0.95-1.05 at 16384 bytes, >= 0.95 at 16; hw/asm-simd >= 3 for
+# aes-256-cbc and sha256 at 16384; default run (13 algorithms x 6 sizes x asm+hw) <= 90 s with
+# every cell's spread <= 5 %.
+set -u
+bin=${ACCELSCOPE:-./accelscope}
+rounds=${ROUNDS:-3}
+secs=${SECONDS_PER_CELL:-1}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+# MB/s from accelscope's CSV on stdin: the mb_per_s of the first ok row.
+acs_mb() {
+    awk -F, 'NR==1 {for (i=1;i<=NF;i++) if ($i=="mb_per_s") c=i; next} c && $c != "" {print $c; exit}'
+}
+
+# MB/s from openssl speed's last line ("name  123456.78k"), k = 1000 bytes/s.
+ossl_mb() { tail -n 1 | awk '{v=$NF; sub(/k$/,"",v); printf "%.3f\n", v/1000}'; }
+
+echo "fidelity: accelscope hw (openssl) vs openssl speed -elapsed, median of $rounds x ${secs}s"
+printf '%-20s %6s %12s %12s %7s  %s\n' algorithm bytes accelscope openssl ratio verdict
+for alg in aes-256-cbc aes-128-gcm chacha20-poly1305 sha256; do
+    aead=""
+    case $alg in *gcm|chacha20-poly1305) aead=-aead ;; esac
+    for size in 16 16384; do
+        : >"$tmp/a"
+        : >"$tmp/o"
+        for r in $(seq "$rounds"); do
+            "$bin" run -q -a "$alg" -s "$size" -p hw -i openssl --time "$secs" --csv - | acs_mb >>"$tmp/a"
+            openssl speed -elapsed -seconds "$secs" -bytes "$size" $aead -evp "$alg" 2>/dev/null | ossl_mb >>"$tmp/o"
+        done
+        a=$(median <"$tmp/a")
+        o=$(median <"$tmp/o")
+        ratio=$(awk -v a="$a" -v o="$o" 'BEGIN {printf "%.3f", o > 0 ? a / o : 0}')
+        verdict=$(awk -v r="$ratio" -v s="$size" 'BEGIN {
+            ok = s == 16 ? r >= 0.95 : (r >= 0.95 && r <= 1.05); print ok ? "ok" : "MISS" }')
+        [ "$verdict" = ok ] || fail=1
+        printf '%-20s %6s %12.1f %12.1f %7s  %s\n' "$alg" "$size" "$a" "$o" "$ratio" "$verdict"
+    done
+done
+
+echo
+echo "asm path shape: hw (openssl) / asm-simd (openssl-simd) at 16384 bytes, median of $rounds"
+for alg in aes-256-cbc sha256; do
+    : >"$tmp/r"
+    for r in $(seq "$rounds"); do
+        "$bin" run -q -a "$alg" -s 16384 -p asm,hw -i openssl,openssl-simd --time "$secs" --csv - |
+            awk -F, 'NR==1 {for (i=1;i<=NF;i++) {if ($i=="mb_per_s") c=i; if ($i=="implementation") n=i}; next}
+                     {v[$n]=$c} END {if (v["openssl-simd"] > 0) printf "%.3f\n", v["openssl"] / v["openssl-simd"]}' >>"$tmp/r"
+    done
+    ratio=$(median <"$tmp/r")
+    verdict=$(awk -v r="$ratio" 'BEGIN {print r >= 3 ? "ok" : "MISS"}')
+    [ "$verdict" = ok ] || fail=1
+    printf '%-20s hw/asm-simd %6s  %s\n' "$alg" "$ratio" "$verdict"
+done
+
+echo
+echo "default run: 13 algorithms x 6 sizes x asm+hw, 1 thread"
+start=$(date +%s.%N)
+"$bin" run -q -p asm,hw --csv - >"$tmp/default.csv"
+end=$(date +%s.%N)
+took=$(awk -v s="$start" -v e="$end" 'BEGIN {printf "%.1f", e - s}')
+awk -F, -v took="$took" 'NR==1 {for (i=1;i<=NF;i++) {if ($i=="spread_pct") c=i; if ($i=="status") s=i}; next}
+    $s=="ok" {n++; if ($c+0 > max) max=$c+0; if ($c+0 > 5) over++}
+    END {printf "  %s s for %d measured cells; max spread %.2f %%; cells over 5 %%: %d\n", took, n, max, over+0}' "$tmp/default.csv"
+awk -v t="$took" 'BEGIN {exit !(t <= 90)}' || { echo "  MISS: over 90 s"; fail=1; }
+exit $fail
