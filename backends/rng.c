@@ -1,10 +1,157 @@
-/* Placeholder until this backend lands: lists no implementations. */
+/* Random number generators as algorithms (one op = fill N bytes): RDRAND and RDSEED through
+ * asm/x86_64/rng-rdrand.S on the hw path (implementation "direct"), the kernel's getrandom(2)
+ * on the kernel path, OpenSSL's RAND_bytes (its DRBG, seeded from the OS) on the hw path. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <openssl/rand.h>
+
+#include "cpu.h"
+#include "direct.h"
 #include "registry.h"
+
+#if defined(__x86_64__)
+
+typedef size_t (*fill_fn)(uint8_t *out, size_t len);
+
+static const struct hwrng {
+    enum feature feat;
+    fill_fn fill;
+} hw_rdrand = { FEAT_RDRAND, direct_rdrand_fill }, hw_rdseed = { FEAT_RDSEED, direct_rdseed_fill };
+
+/* CPUID says yes; the instruction must also deliver. Some AMD parts have returned CF=1 with
+ * all ones after suspend (fixed in firmware): draws that never change are refused. */
+static int hw_available(const struct impl *im, char *why, size_t n)
+{
+    const struct hwrng *h = im->data;
+    uint64_t v[4] = { 0 };
+    if (!cpu_feature_status(h->feat, why, n))
+        return 0;
+    if (h->fill((uint8_t *)v, sizeof v) != sizeof v) {
+        snprintf(why, n, "%s reports no data (CF=0) after the retries", im->alg);
+        return 0;
+    }
+    if (v[0] == v[1] && v[1] == v[2] && v[2] == v[3]) {
+        snprintf(why, n, "%s returns the constant %#llx: broken (update the CPU firmware)",
+                 im->alg, (unsigned long long)v[0]);
+        return 0;
+    }
+    return 1;
+}
+
+static int hw_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    const struct hwrng *h = *(const struct hwrng *const *)ctx;
+    (void)in;
+    return h->fill(out, len) == len ? 0 : -1;
+}
+
+#else
+
+static const int hw_rdrand, hw_rdseed;
+
+static int hw_available(const struct impl *im, char *why, size_t n)
+{
+    snprintf(why, n, "%s: kernel in asm/x86_64 only; no build of it for this architecture",
+             im->alg);
+    return 0;
+}
+
+static int hw_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    (void)ctx, (void)out, (void)in, (void)len;
+    return -1;
+}
+
+#endif
+
+/* The context keeps which instruction to run: op() gets no impl. */
+static int hw_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                   int decrypt, char *why, size_t n)
+{
+    (void)key, (void)iv, (void)decrypt, (void)why, (void)n;
+    memcpy(ctx, &im->data, sizeof im->data);
+    return 0;
+}
+
+static int getrandom_available(const struct impl *im, char *why, size_t n)
+{
+    uint8_t b;
+    (void)im;
+    if (getrandom(&b, 1, GRND_NONBLOCK) == 1)
+        return 1;
+    snprintf(why, n, "getrandom(2): %s%s", strerror(errno),
+             errno == ENOSYS ? " (kernel older than 3.17)"
+             : errno == EAGAIN ? " (entropy pool not yet initialised)" : "");
+    return 0;
+}
+
+static int getrandom_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    (void)ctx, (void)in;
+    for (size_t done = 0; done < len;) {
+        ssize_t r = getrandom(out + done, len - done, 0);
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (r > 0)
+            done += (size_t)r;
+    }
+    return 0;
+}
+
+static int rand_bytes_available(const struct impl *im, char *why, size_t n)
+{
+    (void)im;
+    if (RAND_status() == 1)
+        return 1;
+    snprintf(why, n, "OpenSSL RAND_status: the DRBG could not be seeded");
+    return 0;
+}
+
+/* RAND_bytes takes an int length: large fills go in pieces. */
+static int rand_bytes_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    (void)ctx, (void)in;
+    for (size_t done = 0; done < len;) {
+        size_t k = len - done > (1u << 30) ? (1u << 30) : len - done;
+        if (RAND_bytes(out + done, (int)k) != 1)
+            return -1;
+        done += k;
+    }
+    return 0;
+}
+
+static int plain_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                      int decrypt, char *why, size_t n)
+{
+    (void)im, (void)ctx, (void)key, (void)iv, (void)decrypt, (void)why, (void)n;
+    return 0;
+}
+
+#define HW(alg_, data_, note_)                                                                \
+    { .alg = alg_, .name = "direct", .backend = "rng", .path = PATH_HW, .data = &data_,       \
+      .note = note_, .ctx_size = sizeof(void *), .available = hw_available, .init = hw_init,  \
+      .op = hw_op }
+
+static const struct impl list[] = {
+    HW("rdrand", hw_rdrand, "RDRAND, 8 bytes per draw (asm/x86_64/rng-rdrand.S): the DRBG "
+                            "output, reseeded by the CPU"),
+    HW("rdseed", hw_rdseed, "RDSEED, 8 bytes per draw (asm/x86_64/rng-rdrand.S): the entropy "
+                            "source itself, slow by design; retries when it runs dry"),
+    { .alg = "getrandom", .name = "getrandom", .backend = "rng", .path = PATH_KERNEL,
+      .note = "getrandom(2), the kernel's CRNG", .ctx_size = 1,
+      .available = getrandom_available, .init = plain_init, .op = getrandom_op },
+    { .alg = "rand-bytes", .name = "openssl", .backend = "rng", .path = PATH_HW,
+      .note = "OpenSSL RAND_bytes: its CTR-DRBG (AES), seeded from the OS", .ctx_size = 1,
+      .available = rand_bytes_available, .init = plain_init, .op = rand_bytes_op },
+};
 
 static const struct impl *impls(size_t *count)
 {
-    *count = 0;
-    return NULL;
+    *count = sizeof list / sizeof list[0];
+    return list;
 }
 
 const struct backend backend_rng = { .name = "rng", .impls = impls };

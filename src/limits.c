@@ -1,0 +1,286 @@
+/* The silicon's limits: see limits.h for the model. Timing uses the TSC (RDTSC) around the
+ * loops of asm/x86_64/ubench.S; each figure is the fastest of several short runs, because in a
+ * shared VM interruptions only ever add time. */
+#include "limits.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "cpu.h"
+
+static struct limits lim;
+static int measured;
+
+#if defined(__x86_64__)
+
+#include "direct.h"
+
+#define RUNS 7
+
+static const struct probe {
+    const char *name;
+    void (*lat)(uint64_t);
+    void (*tp)(uint64_t);
+    enum feature need[2];
+    int nneed;
+} probes[LIM_COUNT] = {
+    [LIM_AESENC] = { "AESENC", ubench_aesenc_lat, ubench_aesenc_tp, { FEAT_AESNI }, 1 },
+    [LIM_VAESENC] = { "VAESENC ymm", ubench_vaesenc_lat, ubench_vaesenc_tp,
+                      { FEAT_VAES, FEAT_AVX2 }, 2 },
+    [LIM_PCLMULQDQ] = { "PCLMULQDQ", ubench_pclmul_lat, ubench_pclmul_tp, { FEAT_PCLMULQDQ }, 1 },
+    [LIM_SHA256RNDS2] = { "SHA256RNDS2", ubench_sha256rnds2_lat, ubench_sha256rnds2_tp,
+                          { FEAT_SHA }, 1 },
+    [LIM_SHA1RNDS4] = { "SHA1RNDS4", ubench_sha1rnds4_lat, ubench_sha1rnds4_tp, { FEAT_SHA }, 1 },
+};
+
+/* Fewest TSC cycles per instruction over RUNS runs of iters iterations. */
+static double tsc_per_insn(void (*fn)(uint64_t), uint64_t iters)
+{
+    double best = 1e30;
+    fn(iters / 8 + 1); /* warm up: caches, the unit's power state */
+    for (int r = 0; r < RUNS; r++) {
+        uint64_t t0 = __builtin_ia32_rdtsc();
+        fn(iters);
+        uint64_t t1 = __builtin_ia32_rdtsc();
+        double c = (double)(t1 - t0) / ((double)iters * UBENCH_UNROLL);
+        if (c < best)
+            best = c;
+    }
+    return best;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Best MB/s of memcpy over bytes-sized buffers; the call goes through a volatile pointer so
+ * the copies cannot be elided. */
+static double memcpy_mb_s(size_t bytes, int reps)
+{
+    void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+    uint8_t *a = malloc(bytes), *b = malloc(bytes);
+    double best = 0;
+    if (!a || !b)
+        goto out_free;
+    memset(a, 1, bytes), memset(b, 2, bytes);
+    size_t inner = bytes >= (1u << 20) ? 1 : (4u << 20) / bytes;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        for (size_t i = 0; i < inner; i++)
+            cpy(i & 1 ? a : b, i & 1 ? b : a, bytes);
+        double dt = now_s() - t0;
+        double mbs = dt > 0 ? (double)bytes * inner / dt / 1e6 : 0;
+        if (mbs > best)
+            best = mbs;
+    }
+out_free:
+    free(a);
+    free(b);
+    return best;
+}
+
+static void measure(void)
+{
+    char why[128] = "";
+    double t0 = now_s();
+    lim.tsc_mhz = clock_tsc_mhz(why, sizeof why);
+    if (lim.tsc_mhz <= 0) {
+        snprintf(lim.why, sizeof lim.why, "%s", why);
+        return;
+    }
+    /* ~24 core cycles per iteration: 40000 iterations is ~1M cycles, ~0.3 ms */
+    double add = tsc_per_insn(ubench_add_lat, 40000);
+    lim.core_mhz = lim.tsc_mhz / add; /* one add per core cycle */
+    double core_per_tsc = lim.core_mhz / lim.tsc_mhz;
+    for (int i = 0; i < LIM_COUNT; i++) {
+        const struct probe *p = &probes[i];
+        struct limits_insn_result *r = &lim.insn[i];
+        r->name = p->name;
+        int ok = 1;
+        for (int k = 0; k < p->nneed && ok; k++)
+            ok = cpu_feature_status(p->need[k], r->why, sizeof r->why);
+        if (!ok)
+            continue;
+        r->lat_tsc = tsc_per_insn(p->lat, 10000);
+        r->tp_tsc = tsc_per_insn(p->tp, 20000);
+        r->lat_core = r->lat_tsc * core_per_tsc;
+        r->tp_core = r->tp_tsc * core_per_tsc;
+        r->ok = 1;
+    }
+    lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
+    lim.memcpy_ram_mb_s = memcpy_mb_s(64u << 20, 3);
+    lim.ok = 1;
+    lim.measure_ms = (now_s() - t0) * 1e3;
+}
+
+#else
+
+static void measure(void)
+{
+    snprintf(lim.why, sizeof lim.why, "no instruction microbenchmarks for this architecture");
+    static const char *const names[LIM_COUNT] = { "AESENC", "VAESENC ymm", "PCLMULQDQ",
+                                                  "SHA256RNDS2", "SHA1RNDS4" };
+    for (int i = 0; i < LIM_COUNT; i++) {
+        lim.insn[i].name = names[i];
+        snprintf(lim.insn[i].why, sizeof lim.insn[i].why, "x86-64 only");
+    }
+}
+
+#endif
+
+int limits_measure(void)
+{
+    if (!measured) {
+        measure();
+        measured = 1;
+    }
+    return lim.ok ? 0 : -1;
+}
+
+const struct limits *limits_get(void)
+{
+    limits_measure();
+    return &lim;
+}
+
+static int need(enum limits_insn i, char *why, size_t n)
+{
+    if (lim.insn[i].ok)
+        return 1;
+    snprintf(why, n, "%s not measured: %s", lim.insn[i].name, lim.insn[i].why);
+    return 0;
+}
+
+/* MB/s from bytes per core cycles. */
+static double rate(double bytes, double cycles)
+{
+    return bytes / cycles * lim.core_mhz;
+}
+
+static int aes_rounds(const char *alg)
+{
+    return strncmp(alg, "aes-128-", 8) == 0 ? 10 : strncmp(alg, "aes-192-", 8) == 0 ? 12 : 14;
+}
+
+/* CTR: AES-NI xmm, or VAES ymm where measured and faster. */
+static int ctr_ceiling(int rounds, double *mbs, char *why, size_t n)
+{
+    if (!need(LIM_AESENC, why, n))
+        return -1;
+    const struct limits_insn_result *a = &lim.insn[LIM_AESENC], *v = &lim.insn[LIM_VAESENC];
+    double x = rate(16, rounds * a->tp_core);
+    if (v->ok && rate(32, rounds * v->tp_core) > x) {
+        *mbs = rate(32, rounds * v->tp_core);
+        snprintf(why, n, "32 B per %d x VAESENC ymm recip. throughput %.2f core cycles",
+                 rounds, v->tp_core);
+    } else {
+        *mbs = x;
+        snprintf(why, n, "16 B per %d x AESENC recip. throughput %.2f core cycles", rounds,
+                 a->tp_core);
+    }
+    return 0;
+}
+
+int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n)
+{
+    char model[400];
+    double mbs = 0;
+    *mb_per_s = 0;
+    if (limits_measure() != 0) {
+        snprintf(why, n, "no limits: %s", lim.why);
+        return -1;
+    }
+    size_t len = strlen(alg);
+    int aes = strncmp(alg, "aes-", 4) == 0 && len == 11;
+    if (aes && strcmp(alg + 7, "-cbc") == 0) {
+        int r = aes_rounds(alg);
+        if (!need(LIM_AESENC, why, n))
+            return -1;
+        const struct limits_insn_result *a = &lim.insn[LIM_AESENC];
+        if (decrypt) {
+            mbs = rate(16, r * a->tp_core);
+            snprintf(model, sizeof model, "16 B per %d x AESENC recip. throughput %.2f core "
+                     "cycles (AESDEC taken as AESENC)", r, a->tp_core);
+        } else {
+            mbs = rate(16, r * a->lat_core);
+            snprintf(model, sizeof model, "16 B per %d x AESENC latency %.2f core cycles", r,
+                     a->lat_core);
+        }
+    } else if (aes && strcmp(alg + 7, "-ctr") == 0) {
+        if (ctr_ceiling(aes_rounds(alg), &mbs, model, sizeof model) != 0)
+            return snprintf(why, n, "%s", model), -1;
+    } else if (aes && strcmp(alg + 7, "-gcm") == 0) {
+        char ctr[160];
+        if (ctr_ceiling(aes_rounds(alg), &mbs, ctr, sizeof ctr) != 0)
+            return snprintf(why, n, "%s", ctr), -1;
+        if (!need(LIM_PCLMULQDQ, why, n))
+            return -1;
+        double g = rate(16, 3 * lim.insn[LIM_PCLMULQDQ].tp_core);
+        snprintf(model, sizeof model, "min(CTR: %s; GHASH: 16 B per 3 x PCLMULQDQ recip. "
+                 "throughput %.2f core cycles)", ctr, lim.insn[LIM_PCLMULQDQ].tp_core);
+        if (g < mbs)
+            mbs = g;
+    } else if (strcmp(alg, "sha256") == 0) {
+        if (!need(LIM_SHA256RNDS2, why, n))
+            return -1;
+        mbs = rate(64, 32 * lim.insn[LIM_SHA256RNDS2].lat_core);
+        snprintf(model, sizeof model, "64 B per 32 x SHA256RNDS2 latency %.2f core cycles",
+                 lim.insn[LIM_SHA256RNDS2].lat_core);
+    } else if (strcmp(alg, "sha1") == 0) {
+        if (!need(LIM_SHA1RNDS4, why, n))
+            return -1;
+        mbs = rate(64, 20 * lim.insn[LIM_SHA1RNDS4].lat_core);
+        snprintf(model, sizeof model, "64 B per 20 x SHA1RNDS4 latency %.2f core cycles",
+                 lim.insn[LIM_SHA1RNDS4].lat_core);
+    } else {
+        snprintf(why, n, "no ceiling model for %s", alg);
+        return -1;
+    }
+    *mb_per_s = mbs;
+    snprintf(why, n, "%s at %.0f MHz core", model, lim.core_mhz);
+    return 0;
+}
+
+void limits_describe(FILE *out)
+{
+    static const char *const algs[] = { "aes-128-cbc", "aes-192-cbc", "aes-256-cbc",
+                                        "aes-128-ctr", "aes-256-ctr", "aes-128-gcm",
+                                        "aes-256-gcm", "sha1", "sha256" };
+    if (limits_measure() != 0) {
+        fprintf(out, "limits: %s\n", lim.why);
+        return;
+    }
+    fprintf(out, "limits clock: core %.0f MHz (dependent adds), TSC %.0f MHz; cycles below "
+            "are core cycles, TSC cycles in brackets\n", lim.core_mhz, lim.tsc_mhz);
+    for (int i = 0; i < LIM_COUNT; i++) {
+        const struct limits_insn_result *r = &lim.insn[i];
+        if (!r->ok)
+            fprintf(out, "limits %s: not measured: %s\n", r->name, r->why);
+        else
+            fprintf(out, "limits %s: latency %.2f [%.2f], reciprocal throughput %.2f [%.2f]\n",
+                    r->name, r->lat_core, r->lat_tsc, r->tp_core, r->tp_tsc);
+    }
+    fprintf(out, "limits memcpy: %.0f MB/s (16 KiB), %.0f MB/s (64 MiB)\n", lim.memcpy_l1_mb_s,
+            lim.memcpy_ram_mb_s);
+    for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+        char why[300];
+        double enc, dec;
+        int e = limits_ceiling(algs[i], 0, &enc, why, sizeof why);
+        if (e != 0) {
+            fprintf(out, "limits ceiling %s: none: %s\n", algs[i], why);
+            continue;
+        }
+        if (strstr(algs[i], "-cbc") && limits_ceiling(algs[i], 1, &dec, why, sizeof why) == 0)
+            fprintf(out, "limits ceiling %s: encrypt %.0f MB/s, decrypt %.0f MB/s\n", algs[i],
+                    enc, dec);
+        else
+            fprintf(out, "limits ceiling %s: %.0f MB/s\n", algs[i], enc);
+    }
+    fprintf(out, "limits measured in: %.0f ms\n", lim.measure_ms);
+}

@@ -1,0 +1,58 @@
+/* The silicon's limits: latency and reciprocal throughput of the crypto instructions, from
+ * microbenchmarks (asm/x86_64/ubench.S), in TSC cycles and in core cycles (the core clock
+ * estimated with a chain of dependent adds, as libgcrypt's bench-slope --cpu-mhz auto; this
+ * kind of VM has no PMU), the memcpy bandwidth, and from them a speed ceiling per algorithm.
+ *
+ * Ceiling model (MB/s = 10^6 bytes/s; core cycles at the measured core clock):
+ *   CBC encrypt  16 B per rounds x AESENC latency (one dependency chain)
+ *   CBC decrypt  16 B per rounds x AESENC reciprocal throughput (AESDEC taken as AESENC)
+ *   CTR          the better of 16 B per rounds x AESENC recip. throughput and, with VAES on
+ *                ymm, 32 B per rounds x VAESENC recip. throughput
+ *   GCM          min(CTR, GHASH); GHASH = 16 B per 3 PCLMULQDQ (Karatsuba) recip. throughput
+ *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
+ *   SHA-1        64 B per 20 x SHA1RNDS4 latency
+ * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. Instructions the CPU lacks or that
+ * ACCELSCOPE_DENY denies are not run, and algorithms needing them have no ceiling. */
+#ifndef ACCELSCOPE_LIMITS_H
+#define ACCELSCOPE_LIMITS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum limits_insn {
+    LIM_AESENC, LIM_VAESENC, LIM_PCLMULQDQ, LIM_SHA256RNDS2, LIM_SHA1RNDS4, LIM_COUNT
+};
+
+struct limits_insn_result {
+    const char *name;     /* "AESENC" */
+    int ok;               /* measured */
+    char why[128];        /* when not */
+    double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
+    double lat_core, tp_core; /* the same in core cycles */
+};
+
+struct limits {
+    int ok;               /* the clocks could be measured */
+    char why[128];
+    double tsc_mhz, core_mhz;
+    double memcpy_l1_mb_s;   /* 16 KiB buffers (the size of the default job) */
+    double memcpy_ram_mb_s;  /* 64 MiB buffers */
+    double measure_ms;       /* what limits_measure took */
+    struct limits_insn_result insn[LIM_COUNT];
+};
+
+/* Runs the microbenchmarks once (~100-300 ms), later calls return the cached result.
+ * 0 when the clocks were measured; -1 otherwise (see limits_get()->why). */
+int limits_measure(void);
+
+/* The measured figures (limits_measure() first, which this calls). */
+const struct limits *limits_get(void);
+
+/* 0 and the ceiling of alg (algo id) in the given direction, with the model and figures used
+ * in why; nonzero and the reason in why when there is no model or no measurement. */
+int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n);
+
+/* The table as "key: value" lines, for `info`. */
+void limits_describe(FILE *out);
+
+#endif

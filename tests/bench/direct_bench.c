@@ -1,0 +1,213 @@
+/* Side-by-side speed of the direct backend (asm/x86_64 kernels) against OpenSSL's hw path
+ * (the "openssl" impl, no capability mask), in one process, through the same impl init/op the
+ * engine times; then every measured path's distance from the silicon's ceiling (src/limits.h).
+ * Batches alternate between the contenders, ~MS ms each; a ratio is the median of the
+ * per-repeat ratios, a speed the median of its repeats (thread CPU time, so a busy shared
+ * machine hurts less).
+ *
+ *   direct_bench [-r REPEATS] [-m MS] [ALG[/dec][@IMPL]:SIZE[:TARGET] ...]
+ * Exit 1 when a ratio misses its target. Default jobs: the targets of issue 6. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "algo.h"
+#include "limits.h"
+#include "registry.h"
+
+struct job {
+    const char *alg;
+    int decrypt;
+    const char *impl; /* the direct impl's name */
+    size_t size;
+    double target;    /* minimum direct/openssl ratio; 0 = report only */
+};
+
+static const struct job defaults[] = {
+    { "aes-128-ctr", 0, "direct", 16384, 0.9 },
+    { "aes-128-ctr", 0, "direct-vaes", 16384, 0.9 },
+    { "aes-256-cbc", 0, "direct", 16384, 0.95 },
+    { "aes-256-cbc", 1, "direct", 16384, 0.9 },
+    { "sha256", 0, "direct", 16384, 0.95 },
+    { "sha1", 0, "direct", 16384, 0.95 },
+    { "aes-128-gcm", 0, "direct", 16384, 0.6 },
+    { "aes-128-cbc", 0, "direct", 16384, 0 },
+    { "aes-128-cbc", 1, "direct", 16384, 0 },
+    { "aes-256-ctr", 0, "direct", 16384, 0 },
+    { "aes-256-gcm", 0, "direct", 16384, 0 },
+    { "aes-128-gcm", 1, "direct", 16384, 0 },
+};
+
+static double now_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct side {
+    const struct impl *im;
+    void *ctx;
+    uint8_t *in, *out;
+    size_t inlen; /* AEAD decrypt reads the tag too */
+};
+
+static int side_init(struct side *s, const struct impl *im, size_t size, int decrypt)
+{
+    static const uint8_t key[ALGO_MAX_KEY] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    static const uint8_t iv[ALGO_MAX_IV] = { 9, 8, 7 };
+    char why[256] = "";
+    const struct algo *a = algo_find(im->alg);
+    s->im = im;
+    s->ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
+    s->in = calloc(1, size + ALGO_MAX_OUT_EXTRA);
+    s->out = calloc(1, size + ALGO_MAX_OUT_EXTRA);
+    if (!s->ctx || !s->in || !s->out)
+        return -1;
+    if (a->kind == ALGO_AEAD && decrypt) {
+        /* a valid message to open: seal one first with a second context */
+        void *enc = calloc(1, im->ctx_size);
+        if (!enc || im->init(im, enc, key, iv, 0, why, sizeof why) ||
+            im->op(enc, s->in, s->out, size))
+            return free(enc), -1;
+        if (im->cleanup)
+            im->cleanup(enc);
+        free(enc);
+    }
+    if (im->init(im, s->ctx, key, iv, decrypt, why, sizeof why)) {
+        fprintf(stderr, "%s/%s: init failed: %s\n", im->alg, im->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+static void side_free(struct side *s)
+{
+    if (s->ctx && s->im->cleanup)
+        s->im->cleanup(s->ctx);
+    free(s->ctx), free(s->in), free(s->out);
+}
+
+/* MB/s over one batch of ~ms milliseconds of CPU time. */
+static double batch(struct side *s, size_t size, double ms)
+{
+    size_t ops = 0;
+    double t0 = now_cpu(), t;
+    do {
+        for (int i = 0; i < 16; i++)
+            if (s->im->op(s->ctx, s->out, s->in, size) != 0)
+                return -1;
+        ops += 16;
+        t = now_cpu() - t0;
+    } while (t < ms / 1e3);
+    return (double)ops * size / t / 1e6;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* 1 = met or report-only, 0 = missed, -1 = could not run. */
+static int run_job(const struct job *j, int reps, double ms)
+{
+    const struct impl *d = registry_find(j->alg, j->impl), *o = registry_find(j->alg, "openssl");
+    char why[300] = "";
+    const char *dir = j->decrypt ? "decrypt" : "encrypt";
+    if (!d || !o || !d->available(d, why, sizeof why) || !o->available(o, why, sizeof why)) {
+        printf("%-12s %-7s %-11s %6zu  UNAVAILABLE: %s\n", j->alg, dir, j->impl, j->size,
+               !d ? "no such direct impl" : !o ? "no openssl impl" : why);
+        return -1;
+    }
+    struct side sd = { 0 }, so = { 0 };
+    if (side_init(&sd, d, j->size, j->decrypt) || side_init(&so, o, j->size, j->decrypt)) {
+        side_free(&sd), side_free(&so);
+        return -1;
+    }
+    double rd[64], ro[64], ratio[64];
+    for (int r = 0; r < reps; r++) {
+        /* alternate which goes first so frequency drift favours neither */
+        if (r % 2) {
+            ro[r] = batch(&so, j->size, ms);
+            rd[r] = batch(&sd, j->size, ms);
+        } else {
+            rd[r] = batch(&sd, j->size, ms);
+            ro[r] = batch(&so, j->size, ms);
+        }
+        ratio[r] = ro[r] > 0 ? rd[r] / ro[r] : 0;
+    }
+    double md = median(rd, reps), mo = median(ro, reps), mr = median(ratio, reps);
+    double ceil = 0;
+    int hasceil = limits_ceiling(j->alg, j->decrypt, &ceil, why, sizeof why) == 0;
+    int met = j->target <= 0 || mr >= j->target;
+    printf("%-12s %-7s %-11s %6zu  %9.0f %9.0f  %6.3f", j->alg, dir, j->impl, j->size, md, mo,
+           mr);
+    if (j->target > 0)
+        printf(" (>= %.2f %s)", j->target, met ? "ok" : "MISSED");
+    else
+        printf("              ");
+    if (hasceil)
+        printf("  ceiling %7.0f: direct %5.1f%%, openssl %5.1f%%", ceil, 100 * md / ceil,
+               100 * mo / ceil);
+    printf("\n");
+    side_free(&sd), side_free(&so);
+    return met;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    double ms = 60;
+    struct job jobs[64];
+    size_t nj = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
+            ms = atof(argv[++i]);
+        } else if (nj < 64) {
+            static char bufs[64][64];
+            char *s = bufs[nj], *p;
+            snprintf(s, 64, "%s", argv[i]);
+            struct job j = { .impl = "direct", .size = 16384 };
+            if ((p = strchr(s, ':'))) {
+                *p++ = 0;
+                j.size = strtoul(p, &p, 10);
+                if (*p == ':')
+                    j.target = atof(p + 1);
+            }
+            if ((p = strchr(s, '@')))
+                *p++ = 0, j.impl = p;
+            if ((p = strstr(s, "/dec")))
+                *p = 0, j.decrypt = 1;
+            j.alg = s;
+            jobs[nj++] = j;
+        }
+    }
+    if (reps < 3 || reps > 64) {
+        fprintf(stderr, "direct_bench: -r takes 3 to 64 repeats\n");
+        return 2;
+    }
+    if (!nj) {
+        nj = sizeof defaults / sizeof defaults[0];
+        memcpy(jobs, defaults, sizeof defaults);
+    }
+    limits_measure();
+    limits_describe(stdout);
+    printf("\n%d repeats of ~%.0f ms each side, thread CPU time; MB/s = 10^6 B/s\n", reps, ms);
+    printf("%-12s %-7s %-11s %6s  %9s %9s  %6s\n", "algorithm", "dir", "direct", "bytes",
+           "direct", "openssl", "ratio");
+    int missed = 0;
+    for (size_t i = 0; i < nj; i++)
+        missed += run_job(&jobs[i], reps, ms) == 0;
+    printf("%s\n", missed ? "some targets MISSED" : "all targets met");
+    return missed ? 1 : 0;
+}
