@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "algo.h"
 #include "machine.h"
 
 void csv_quote(const char *in, char *out, size_t n)
@@ -74,7 +75,10 @@ int csv_write_stream(FILE *f, const struct csv_row *rows, size_t n)
         field(f, m->kernel, 0);
         field(f, m->openssl, 0);
         field(f, w->impl->alg, 0);
-        field(f, w->decrypt ? "decrypt" : "encrypt", 0);
+        /* Direction applies to ciphers and AEADs; digests and RNGs have none. */
+        const struct algo *a = algo_find(w->impl->alg);
+        int dir = a && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+        field(f, !dir ? "" : w->decrypt ? "decrypt" : "encrypt", 0);
         field(f, path_id[w->impl->path], 0);
         field(f, w->impl->name, 0);
         snprintf(b, sizeof b, "%zu", w->bytes);
