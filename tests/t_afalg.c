@@ -274,6 +274,7 @@ static void kat(const struct impl *im, const struct algo *a)
         return; /* AEAD: the engine's fixed AAD matches no published vector; see diff_aead */
     struct vec_file vf;
     struct vec_rec r;
+    memset(&r, 0, sizeof r); /* vec_next frees what r held */
     if (vec_open(&vf, file) != 0) {
         CHECK(0, "%s", vf.why);
         return;

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Checks one emulated boot's console (tests/kernel/run.sh): check.sh CPU LOG [yes]
+#   CPU  max (accelerated drivers expected) or qemu64 (generic drivers only)
+#   yes  accelscope was in the image: check its `info` and `run -p kernel` output too
+cpu=$1
+log=$2
+have=${3:-}
+fail=0
+
+ok() { echo "check-kernel [$cpu]: ok: $*"; }
+bad() { echo "check-kernel [$cpu]: FAIL: $*"; fail=1; }
+expect() { # description, then a command that must succeed
+    what=$1
+    shift
+    if "$@" >/dev/null 2>&1; then ok "$what"; else bad "$what"; fi
+}
+section() { awk -v s="=== $1" '$0 == s { on = 1; next } /^=== / { on = 0 } on' "$log"; }
+
+# Drivers whose CPU features -cpu qemu64 lacks (AES-NI, PCLMULQDQ, SSSE3, AVX, AVX2, SHA-NI).
+ACCEL='aesni|clmulni|ssse3|avx|sha(1|256)-ni|chacha20-simd'
+# The kernel algorithms and the accelscope ids that use them.
+ALGS='aes-128-cbc aes-192-cbc aes-256-cbc aes-128-ctr aes-256-ctr aes-128-gcm aes-256-gcm
+chacha20-poly1305 md5 sha1 sha256 sha512'
+
+expect "the VM ran to the end (no panic, no timeout): $log" grep -q '^=== end' "$log"
+echo "check-kernel [$cpu]: CPU flags: $(section cpu)"
+
+T=$(section t_afalg)
+echo "$T" | grep -E '^(afalg|enoent):|passed,' | sed "s/^/check-kernel [$cpu]:   /"
+expect "AF_ALG available" sh -c 'echo "$0" | grep -q "^afalg: AF_ALG available"' "$T"
+expect "t_afalg: no failure" sh -c 'echo "$0" | grep -qE "^[1-9][0-9]* passed, 0 failed"' "$T"
+expect "a driver name that does not exist gives ENOENT" \
+    sh -c 'echo "$0" | grep -q "^enoent: no driver loaded for sha256-no-such-driver (ENOENT)"' "$T"
+
+# t_afalg prints "ok ALG DRIVER" for each implementation it verified (known answers, OpenSSL
+# on random lengths, in place, both directions) and "FAILED ALG DRIVER" otherwise.
+verified=$(echo "$T" | awk '$1 == "ok" { print $3 }' | sort -u)
+echo "check-kernel [$cpu]: verified drivers:" $verified
+expect "no driver failed verification" sh -c '! echo "$0" | grep -q "^FAILED "' "$T"
+expect "no kernel implementation unavailable" sh -c '! echo "$0" | grep -q "^UNAVAILABLE: "' "$T"
+for a in $ALGS; do
+    expect "$a: the kernel's choice and at least one driver verified" sh -c \
+        'echo "$0" | grep -q "^ok $1 kernel$" && [ $(echo "$0" | grep -c "^ok $1 ") -ge 2 ]' "$T" "$a"
+done
+for g in 'cbc(aes-generic)' 'ctr(aes-generic)' 'gcm_base(ctr(aes-generic),ghash-generic)' \
+    md5-generic sha1-generic sha256-generic sha512-generic; do
+    expect "generic driver $g verified" sh -c 'echo "$0" | grep -qxF "$1"' "$verified" "$g"
+done
+case $cpu in
+max)
+    for d in cbc-aes-aesni ctr-aes-aesni generic-gcm-aesni 'sha256-(avx2|avx|ssse3|ni)' \
+        'sha1-(avx2|avx|ssse3|ni)' 'sha512-(avx2|avx|ssse3)' 'rfc7539\(chacha20-simd,'; do
+        expect "accelerated driver $d verified" sh -c 'echo "$0" | grep -qE "^$1"' "$verified" "$d"
+    done
+    ;;
+*)
+    expect "only generic drivers (none of $ACCEL)" sh -c '! echo "$0" | grep -qE "$1"' \
+        "$verified" "$ACCEL"
+    ;;
+esac
+
+if [ "$have" = yes ]; then
+    I=$(section info)
+    expect "accelscope info: AF_ALG available" sh -c 'echo "$0" | grep -q "^afalg: AF_ALG available"' "$I"
+    expect "accelscope info: the driver table" sh -c 'echo "$0" | grep -q "^afalg.driver: cbc(aes) .*cbc(aes-generic) .*priority="' "$I"
+    [ "$cpu" = max ] && expect "accelscope info: cbc-aes-aesni is the default" \
+        sh -c 'echo "$0" | grep -qE "^afalg.driver: cbc\(aes\) +cbc-aes-aesni .* default"' "$I"
+    # CSV (RFC 4180, src/csv.c) to tab-separated: 6 algorithm, 8 path, 9 implementation,
+    # 10 bytes, 14 mb_per_s, 19 cpu_utilisation, 25 status, 26 reason.
+    R=$(section run | awk '
+        /^timestamp,/ || !/,/ { next }
+        { n = 0; f = ""; q = 0; out = ""
+          for (i = 1; i <= length($0); i++) {
+              c = substr($0, i, 1)
+              if (q) { if (c == "\"" && substr($0, i + 1, 1) == "\"") { f = f c; i++ }
+                       else if (c == "\"") q = 0; else f = f c }
+              else if (c == "\"") q = 1
+              else if (c == ",") { out = out f "\t"; f = "" }
+              else f = f c
+          }
+          print out f }')
+    K=$(echo "$R" | awk -F'\t' '$8 == "kernel"')
+    rows=$(echo "$K" | grep -c .)
+    echo "check-kernel [$cpu]: accelscope run -p kernel: $rows rows (TCG: figures say nothing of real hardware)"
+    echo "$K" | awk -F'\t' '{ printf "check-kernel   %-18s %-44s %5s %9s MB/s cpu %5s %s\n", $6, $9, $10, $14, $19, $25 }'
+    expect "accelscope run: rows for the kernel path" test "$rows" -gt 20
+    bads=$(echo "$K" | awk -F'\t' '$9 != "sha256-no-such-driver" && !($25 == "ok" && $14 + 0 > 0) {
+        print $6 "/" $9 "/" $10 ": " $25 " " $26 }')
+    [ -z "$bads" ] || echo "$bads" | sed "s/^/check-kernel [$cpu]:   /"
+    expect "accelscope run: every kernel implementation verified and measured" test -z "$bads"
+    for a in $ALGS; do
+        expect "accelscope run: $a measured on the kernel's choice and every driver" sh -c \
+            'echo "$0" | awk -F"\t" -v a="$1" "\$6 == a && \$9 == \"kernel\" && \$25 == \"ok\"" | grep -q . &&
+             [ $(echo "$0" | awk -F"\t" -v a="$1" "\$6 == a && \$25 == \"ok\"" | wc -l) -ge 4 ]' "$K" "$a"
+    done
+    expect "accelscope run: the missing driver is unavailable with ENOENT" sh -c \
+        'echo "$0" | awk -F"\t" "\$9 == \"sha256-no-such-driver\" && \$25 == \"unavailable\" && \$26 ~ /ENOENT/" | grep -q .' "$K"
+fi
+
+[ $fail = 0 ] && echo "check-kernel [$cpu]: all checks passed" || echo "check-kernel [$cpu]: FAILED"
+exit $fail
