@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cpu.h"
+#include "limits.h"
 #include "osslcap.h"
 #include "registry.h"
 
@@ -74,11 +75,15 @@ static void clock_section(FILE *o, int measure)
     if (measure) {
         double core = clock_core_mhz(why, sizeof why);
         if (core > 0)
-            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, median of 11)\n", core);
+            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, fastest of 11 runs)\n", core);
         else
             fprintf(o, "  core clock: unknown: %s\n", why);
     } else {
         fprintf(o, "  core clock: not measured (accelscope info --clock)\n");
+    }
+    if (measure) {
+        fprintf(o, "\nSilicon limits\n");
+        limits_describe(o);
     }
     int pmu = clock_pmu_status(why, sizeof why);
     fprintf(o, "  hardware cycle counters: %s%s\n", pmu ? "readable" : "no: ", pmu ? "" : why);

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "cpu.h"
 #include "engine.h"
+#include "limits.h"
 #include "plan.h"
 #include "report.h"
 #include "select.h"
@@ -129,6 +130,14 @@ int cmd_run(int argc, char **argv)
                         "see 'accelscope info' for the implementations\n");
         plan_free(&p);
         return EXIT_USAGE;
+    }
+    /* The silicon's ceilings come from microbenchmarks: measured once, before any worker
+     * runs, so nothing else competes for the core meanwhile. */
+    for (size_t i = 0; i < p.n; i++) {
+        char why[256];
+        double mb;
+        if (limits_ceiling(p.cells[i].impl->alg, o.decrypt, &mb, why, sizeof why) == 0)
+            p.cells[i].limit_mb_per_s = mb;
     }
     int tty = isatty(2) && !o.quiet;
     int failures = 0;

@@ -39,7 +39,10 @@ static void block(FILE *out, const struct plan *p, size_t from, size_t to)
              c0->decrypt ? "decrypt" : "", "");
     for (size_t z = 0; z < nsz; z++)
         fprintf(out, " %10s", report_size(p->cells[from + z].bytes, b, sizeof b));
-    fprintf(out, "  vs slowest\n");
+    fprintf(out, "  vs slowest");
+    if (c0->limit_mb_per_s > 0)
+        fprintf(out, "  (silicon ceiling %.0f MB/s)", c0->limit_mb_per_s);
+    fputc('\n', out);
 
     /* The slowest row at the largest size that has figures. */
     double slowest = 0;
