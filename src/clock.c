@@ -80,17 +80,18 @@ double clock_core_mhz(char *why, size_t n)
         snprintf(why, n, "no dependent-add loop for this architecture");
         return 0;
     }
-    /* Size one run to ~20 ms from a short probe, then take the median of 11. */
+    /* Short runs (~1 ms) slip between preemptions on a busy machine; take many. */
     unsigned long iters = 10000;
     double t0 = now_s();
     chain(iters);
     double dt = now_s() - t0;
     if (dt > 0)
-        iters = (unsigned long)(iters * (0.02 / dt));
+        iters = (unsigned long)(iters * (0.001 / dt));
     if (iters < 1000)
         iters = 1000;
-    double mhz[11];
-    for (int r = 0; r < 11; r++) {
+    enum { RUNS = 151 };
+    double mhz[RUNS];
+    for (int r = 0; r < RUNS; r++) {
         t0 = now_s();
         chain(iters);
         dt = now_s() - t0;
@@ -98,8 +99,8 @@ double clock_core_mhz(char *why, size_t n)
     }
     /* Preemption and a busy sibling only ever slow a run down: the fastest run is the
      * one closest to the core's own clock. */
-    qsort(mhz, 11, sizeof mhz[0], cmp);
-    return mhz[10];
+    qsort(mhz, RUNS, sizeof mhz[0], cmp);
+    return mhz[RUNS - 1];
 }
 
 int clock_pmu_status(char *why, size_t n)

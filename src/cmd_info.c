@@ -75,7 +75,7 @@ static void clock_section(FILE *o, int measure)
     if (measure) {
         double core = clock_core_mhz(why, sizeof why);
         if (core > 0)
-            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, fastest of 11 runs)\n", core);
+            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, fastest of 151 runs)\n", core);
         else
             fprintf(o, "  core clock: unknown: %s\n", why);
     } else {
