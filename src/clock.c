@@ -89,7 +89,7 @@ double clock_core_mhz(char *why, size_t n)
         iters = (unsigned long)(iters * (0.001 / dt));
     if (iters < 1000)
         iters = 1000;
-    enum { RUNS = 151 };
+    enum { RUNS = 101 };
     double mhz[RUNS];
     for (int r = 0; r < RUNS; r++) {
         t0 = now_s();

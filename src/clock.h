@@ -9,7 +9,7 @@
 double clock_tsc_mhz(char *why, size_t n);
 
 /* The core clock, from a chain of dependent one-cycle adds (as libgcrypt's bench-slope
- * --cpu-mhz auto): the fastest of 151 ~1 ms runs, ~160 ms in all. 0 where unsupported. */
+ * --cpu-mhz auto): the fastest of 101 ~1 ms runs, ~120 ms in all. 0 where unsupported. */
 double clock_core_mhz(char *why, size_t n);
 
 /* 1 when perf_event_open gives hardware cycles here; else 0 and the errno reason. */

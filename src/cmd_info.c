@@ -63,7 +63,7 @@ static void openssl_section(FILE *o)
     fprintf(o, "  capability vector: %s\n", OpenSSL_version(OPENSSL_CPU_INFO));
 }
 
-static void clock_section(FILE *o, int measure)
+static void clock_section(FILE *o, int measure, int limits)
 {
     char why[200];
     fprintf(o, "\nClocks\n");
@@ -75,13 +75,13 @@ static void clock_section(FILE *o, int measure)
     if (measure) {
         double core = clock_core_mhz(why, sizeof why);
         if (core > 0)
-            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, fastest of 151 runs)\n", core);
+            fprintf(o, "  core clock: %.0f MHz (dependent-add chain, fastest of 101 runs)\n", core);
         else
             fprintf(o, "  core clock: unknown: %s\n", why);
     } else {
         fprintf(o, "  core clock: not measured (accelscope info --clock)\n");
     }
-    if (measure) {
+    if (limits) {
         fprintf(o, "\nSilicon limits\n");
         limits_describe(o);
     }
@@ -124,25 +124,28 @@ static void backend_section(FILE *o)
 int cmd_info(int argc, char **argv)
 {
     static const struct option longs[] = {
-        { "clock", no_argument, 0, 'c' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+        { "clock", no_argument, 0, 'c' }, { "limits", no_argument, 0, 'l' },
+        { "help", no_argument, 0, 'h' },  { 0, 0, 0, 0 },
     };
-    int clock = 0, c;
+    int clock = 0, limits = 0, c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "ch", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "clh", longs, NULL)) != -1) {
         if (c == 'c')
             clock = 1;
+        else if (c == 'l')
+            limits = 1;
         else if (c == 'h') {
             cmd_usage(stdout);
             return 0;
         } else {
-            fprintf(stderr, "accelscope info: unknown option '%s'; accepted: --clock\n",
+            fprintf(stderr, "accelscope info: unknown option '%s'; accepted: --clock, --limits\n",
                     argv[optind - 1]);
             return EXIT_USAGE;
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "accelscope info: unexpected argument '%s'; accepted: --clock\n",
+        fprintf(stderr, "accelscope info: unexpected argument '%s'; accepted: --clock, --limits\n",
                 argv[optind]);
         return EXIT_USAGE;
     }
@@ -157,7 +160,7 @@ int cmd_info(int argc, char **argv)
     features_section(o);
     openssl_section(o);
     fprintf(o, "\nKernel\n  release: %s\n", uname(&u) == 0 ? u.release : "?");
-    clock_section(o, clock);
+    clock_section(o, clock, limits);
     impl_section(o);
     backend_section(o);
     return 0;

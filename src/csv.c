@@ -36,7 +36,8 @@ static const char *const columns[] = {
     "timestamp", "host", "cpu", "kernel", "openssl", "algorithm", "direction", "path",
     "implementation", "bytes", "threads", "ops", "seconds", "mb_per_s", "mb_per_s_min",
     "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
-    "spread_pct", "limit_mb_per_s", "capabilities", "verified_against", "status", "reason",
+    "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
+    "status", "reason",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -97,6 +98,11 @@ int csv_write_stream(FILE *f, const struct csv_row *rows, size_t n)
         snprintf(b, sizeof b, "%d", r->samples);
         field(f, ok ? b : "", 0);
         num(f, "%.2f", r->spread_pct, ok);
+        char each[RESULT_MAX_THREADS * 12] = "";
+        for (int t = 0, off = 0; ok && t < r->threads && t < RESULT_MAX_THREADS; t++)
+            off += snprintf(each + off, sizeof each - (size_t)off, "%s%.1f", t ? ";" : "",
+                            r->thread_mb[t]);
+        field(f, each, 0); /* each worker's median, ';'-separated */
         num(f, "%.1f", w->limit_mb_per_s, w->limit_mb_per_s > 0);
         field(f, r->capvec, 0);
         field(f, r->reference, 0);

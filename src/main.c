@@ -11,7 +11,10 @@ void cmd_usage(FILE *o)
     fputs(
 "Usage: accelscope                 interactive explorer (TUI)\n"
 "       accelscope demo            stage demo: big bars, cycles through algorithms\n"
-"       accelscope info [--clock]  CPU features, OpenSSL, kernel, clocks, implementations\n"
+"       accelscope info [--clock] [--limits]\n"
+"                                  CPU features, OpenSSL, kernel, clocks, implementations;\n"
+"                                  --clock measures the core clock (~0.2 s), --limits the\n"
+"                                  crypto instructions' latency/throughput and ceilings (~0.5 s)\n"
 "       accelscope run [options]   measure headless, print a table, optionally write CSV\n"
 "       accelscope --help | --version\n"
 "\n"
