@@ -21,7 +21,8 @@
 #define MB(x) (M8(x) ^ M2(x) ^ (x))
 #define MD(x) (M8(x) ^ M4(x) ^ (x))
 #define ME(x) (M8(x) ^ M4(x) ^ M2(x))
-#define W(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+#define W(a, b, c, d)                                                                         \
+    ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 
 /* One column of MixColumns (resp. InvMixColumns) per input row: FIPS-197 5.1.3 / 5.3.3. */
 #define TE0(s) W(M2(s), s, s, M3(s))
@@ -103,7 +104,8 @@ int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t k
 
 /* One round: SubBytes, ShiftRows, MixColumns, AddRoundKey, through the tables. The XOR
  * is a tree, not a chain: CBC is bound by the latency of one round after another. */
-#define COL(T0, T1, T2, T3, a, b, c, d, k) (((T0[B0(a)] ^ T1[B1(b)]) ^ (T2[B2(c)] ^ T3[B3(d)])) ^ (k))
+#define COL(T0, T1, T2, T3, a, b, c, d, k)                                                    \
+    (((T0[B0(a)] ^ T1[B1(b)]) ^ (T2[B2(c)] ^ T3[B3(d)])) ^ (k))
 #define ENC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k)                                          \
     do {                                                                                      \
         d0 = COL(te0, te1, te2, te3, s0, s1, s2, s3, (k)[0]);                                 \
@@ -201,7 +203,8 @@ static inline void store_block(uint8_t *p, const uint32_t w[4])
     store32_be(p + 12, w[3]);
 }
 
-KEEP_TREES void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
+KEEP_TREES void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16],
+                                     uint8_t out[16])
 {
     uint32_t s[4];
     load_block(s, in);
@@ -209,7 +212,8 @@ KEEP_TREES void portable_aes_encrypt(const struct portable_aes *k, const uint8_t
     store_block(out, s);
 }
 
-KEEP_TREES void portable_aes_decrypt(const struct portable_aes *k, const uint8_t in[16], uint8_t out[16])
+KEEP_TREES void portable_aes_decrypt(const struct portable_aes *k, const uint8_t in[16],
+                                     uint8_t out[16])
 {
     uint32_t s[4];
     load_block(s, in);

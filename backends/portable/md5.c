@@ -5,11 +5,15 @@
 #include "bytes.h"
 #include "pad.h"
 
+/* Each step waits for b from the step before, so the functions are written to put as few
+ * operations as possible after b arrives: G's two halves are disjoint, so the half without
+ * b is added early and b & z last (one operation on the critical path instead of three). */
 #define F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
-#define H(x, y, z) ((x) ^ (y) ^ (z))
+#define H(x, y, z) ((x) ^ ((y) ^ (z)))
 #define I(x, y, z) ((y) ^ ((x) | ~(z)))
-#define STEP(f, a, b, c, d, m, t, s) (a) = (b) + rotl32((a) + f(b, c, d) + (m) + (t), s)
+#define STEP(f, a, b, c, d, m, t, s) (a) = (b) + rotl32((a) + (m) + (t) + f(b, c, d), s)
+#define STEP_G(f, a, b, c, d, m, t, s)                                                        \
+    (a) = (b) + rotl32((a) + (m) + (t) + ((c) & ~(d)) + ((b) & (d)), s)
 
 static void md5_blocks(uint32_t st[4], const uint8_t *p, size_t nblocks)
 {
@@ -37,22 +41,22 @@ static void md5_blocks(uint32_t st[4], const uint8_t *p, size_t nblocks)
         STEP(F, c, d, a, b, x[14], 0xa679438e, 17);
         STEP(F, b, c, d, a, x[15], 0x49b40821, 22);
         /* Round 2 */
-        STEP(G, a, b, c, d, x[1], 0xf61e2562, 5);
-        STEP(G, d, a, b, c, x[6], 0xc040b340, 9);
-        STEP(G, c, d, a, b, x[11], 0x265e5a51, 14);
-        STEP(G, b, c, d, a, x[0], 0xe9b6c7aa, 20);
-        STEP(G, a, b, c, d, x[5], 0xd62f105d, 5);
-        STEP(G, d, a, b, c, x[10], 0x02441453, 9);
-        STEP(G, c, d, a, b, x[15], 0xd8a1e681, 14);
-        STEP(G, b, c, d, a, x[4], 0xe7d3fbc8, 20);
-        STEP(G, a, b, c, d, x[9], 0x21e1cde6, 5);
-        STEP(G, d, a, b, c, x[14], 0xc33707d6, 9);
-        STEP(G, c, d, a, b, x[3], 0xf4d50d87, 14);
-        STEP(G, b, c, d, a, x[8], 0x455a14ed, 20);
-        STEP(G, a, b, c, d, x[13], 0xa9e3e905, 5);
-        STEP(G, d, a, b, c, x[2], 0xfcefa3f8, 9);
-        STEP(G, c, d, a, b, x[7], 0x676f02d9, 14);
-        STEP(G, b, c, d, a, x[12], 0x8d2a4c8a, 20);
+        STEP_G(G, a, b, c, d, x[1], 0xf61e2562, 5);
+        STEP_G(G, d, a, b, c, x[6], 0xc040b340, 9);
+        STEP_G(G, c, d, a, b, x[11], 0x265e5a51, 14);
+        STEP_G(G, b, c, d, a, x[0], 0xe9b6c7aa, 20);
+        STEP_G(G, a, b, c, d, x[5], 0xd62f105d, 5);
+        STEP_G(G, d, a, b, c, x[10], 0x02441453, 9);
+        STEP_G(G, c, d, a, b, x[15], 0xd8a1e681, 14);
+        STEP_G(G, b, c, d, a, x[4], 0xe7d3fbc8, 20);
+        STEP_G(G, a, b, c, d, x[9], 0x21e1cde6, 5);
+        STEP_G(G, d, a, b, c, x[14], 0xc33707d6, 9);
+        STEP_G(G, c, d, a, b, x[3], 0xf4d50d87, 14);
+        STEP_G(G, b, c, d, a, x[8], 0x455a14ed, 20);
+        STEP_G(G, a, b, c, d, x[13], 0xa9e3e905, 5);
+        STEP_G(G, d, a, b, c, x[2], 0xfcefa3f8, 9);
+        STEP_G(G, c, d, a, b, x[7], 0x676f02d9, 14);
+        STEP_G(G, b, c, d, a, x[12], 0x8d2a4c8a, 20);
         /* Round 3 */
         STEP(H, a, b, c, d, x[5], 0xfffa3942, 4);
         STEP(H, d, a, b, c, x[8], 0x8771f681, 11);

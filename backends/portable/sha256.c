@@ -1,6 +1,4 @@
-/* SHA-256 (FIPS 180-4 6.2). Sixteen rounds are written out with the working variables
- * renamed instead of moved; the schedule lives in a 16-word ring (FIPS 180-4 6.2.2 step 1
- * computed on the fly). */
+/* SHA-256 (FIPS 180-4 6.2): constants and sigma functions around sha2_core.h. */
 #include "portable.h"
 
 #include "bytes.h"
@@ -19,59 +17,16 @@ static const uint32_t k256[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 #define SIG0(x) (rotr32(x, 2) ^ rotr32(x, 13) ^ rotr32(x, 22))
 #define SIG1(x) (rotr32(x, 6) ^ rotr32(x, 11) ^ rotr32(x, 25))
 #define sig0(x) (rotr32(x, 7) ^ rotr32(x, 18) ^ ((x) >> 3))
 #define sig1(x) (rotr32(x, 17) ^ rotr32(x, 19) ^ ((x) >> 10))
-
-#define SCHED(i)                                                                              \
-    (w[(i)&15] += sig1(w[((i)-2) & 15]) + w[((i)-7) & 15] + sig0(w[((i)-15) & 15]))
-
-#define RND(a, b, c, d, e, f, g, h, k, wi)                                                    \
-    do {                                                                                      \
-        uint32_t t1 = h + SIG1(e) + CH(e, f, g) + (k) + (wi);                                 \
-        d += t1;                                                                              \
-        h = t1 + SIG0(a) + MAJ(a, b, c);                                                      \
-    } while (0)
-
-#define EIGHT(j, W)                                                                           \
-    RND(a, b, c, d, e, f, g, h, k256[(j) + 0], W((j) + 0));                                   \
-    RND(h, a, b, c, d, e, f, g, k256[(j) + 1], W((j) + 1));                                   \
-    RND(g, h, a, b, c, d, e, f, k256[(j) + 2], W((j) + 2));                                   \
-    RND(f, g, h, a, b, c, d, e, k256[(j) + 3], W((j) + 3));                                   \
-    RND(e, f, g, h, a, b, c, d, k256[(j) + 4], W((j) + 4));                                   \
-    RND(d, e, f, g, h, a, b, c, k256[(j) + 5], W((j) + 5));                                   \
-    RND(c, d, e, f, g, h, a, b, k256[(j) + 6], W((j) + 6));                                   \
-    RND(b, c, d, e, f, g, h, a, k256[(j) + 7], W((j) + 7))
-
-#define LOADW(i) (w[i] = load32_be(p + 4 * (i)))
-
-static void sha256_blocks(void *state, const uint8_t *p, size_t nblocks)
-{
-    uint32_t *st = state;
-    while (nblocks--) {
-        uint32_t w[16];
-        uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6],
-                 h = st[7];
-        EIGHT(0, LOADW);
-        EIGHT(8, LOADW);
-        for (int j = 16; j < 64; j += 16) {
-            EIGHT(j, SCHED);
-            EIGHT(j + 8, SCHED);
-        }
-        st[0] += a;
-        st[1] += b;
-        st[2] += c;
-        st[3] += d;
-        st[4] += e;
-        st[5] += f;
-        st[6] += g;
-        st[7] += h;
-        p += 64;
-    }
-}
+#define SHA2_WORD uint32_t
+#define SHA2_K k256
+#define SHA2_ROUNDS 64
+#define SHA2_LOAD load32_be
+#define SHA2_BLOCKS sha256_blocks
+#include "sha2_core.h"
 
 void portable_sha256(const uint8_t *in, size_t len, uint8_t out[32])
 {

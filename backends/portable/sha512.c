@@ -1,4 +1,4 @@
-/* SHA-512 (FIPS 180-4 6.4), laid out as sha256.c on 64-bit words. */
+/* SHA-512 (FIPS 180-4 6.4): constants and sigma functions around sha2_core.h. */
 #include "portable.h"
 
 #include "bytes.h"
@@ -29,59 +29,16 @@ static const uint64_t k512[80] = {
     0x4cc5d4becb3e42b6ull, 0x597f299cfc657e2aull, 0x5fcb6fab3ad6faecull, 0x6c44198c4a475817ull,
 };
 
-#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 #define SIG0(x) (rotr64(x, 28) ^ rotr64(x, 34) ^ rotr64(x, 39))
 #define SIG1(x) (rotr64(x, 14) ^ rotr64(x, 18) ^ rotr64(x, 41))
 #define sig0(x) (rotr64(x, 1) ^ rotr64(x, 8) ^ ((x) >> 7))
 #define sig1(x) (rotr64(x, 19) ^ rotr64(x, 61) ^ ((x) >> 6))
-
-#define SCHED(i)                                                                              \
-    (w[(i)&15] += sig1(w[((i)-2) & 15]) + w[((i)-7) & 15] + sig0(w[((i)-15) & 15]))
-
-#define RND(a, b, c, d, e, f, g, h, k, wi)                                                    \
-    do {                                                                                      \
-        uint64_t t1 = h + SIG1(e) + CH(e, f, g) + (k) + (wi);                                 \
-        d += t1;                                                                              \
-        h = t1 + SIG0(a) + MAJ(a, b, c);                                                      \
-    } while (0)
-
-#define EIGHT(j, W)                                                                           \
-    RND(a, b, c, d, e, f, g, h, k512[(j) + 0], W((j) + 0));                                   \
-    RND(h, a, b, c, d, e, f, g, k512[(j) + 1], W((j) + 1));                                   \
-    RND(g, h, a, b, c, d, e, f, k512[(j) + 2], W((j) + 2));                                   \
-    RND(f, g, h, a, b, c, d, e, k512[(j) + 3], W((j) + 3));                                   \
-    RND(e, f, g, h, a, b, c, d, k512[(j) + 4], W((j) + 4));                                   \
-    RND(d, e, f, g, h, a, b, c, k512[(j) + 5], W((j) + 5));                                   \
-    RND(c, d, e, f, g, h, a, b, k512[(j) + 6], W((j) + 6));                                   \
-    RND(b, c, d, e, f, g, h, a, k512[(j) + 7], W((j) + 7))
-
-#define LOADW(i) (w[i] = load64_be(p + 8 * (i)))
-
-static void sha512_blocks(void *state, const uint8_t *p, size_t nblocks)
-{
-    uint64_t *st = state;
-    while (nblocks--) {
-        uint64_t w[16];
-        uint64_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6],
-                 h = st[7];
-        EIGHT(0, LOADW);
-        EIGHT(8, LOADW);
-        for (int j = 16; j < 80; j += 16) {
-            EIGHT(j, SCHED);
-            EIGHT(j + 8, SCHED);
-        }
-        st[0] += a;
-        st[1] += b;
-        st[2] += c;
-        st[3] += d;
-        st[4] += e;
-        st[5] += f;
-        st[6] += g;
-        st[7] += h;
-        p += 128;
-    }
-}
+#define SHA2_WORD uint64_t
+#define SHA2_K k512
+#define SHA2_ROUNDS 80
+#define SHA2_LOAD load64_be
+#define SHA2_BLOCKS sha512_blocks
+#include "sha2_core.h"
 
 void portable_sha512(const uint8_t *in, size_t len, uint8_t out[64])
 {
