@@ -51,16 +51,25 @@ size_t direct_aes_ctr_vaes(const struct direct_aes_key *k, uint8_t *out, const u
                            size_t nblocks, uint8_t ctr[16]);
 
 /* ghash-pclmul.S (PCLMULQDQ: CPUID.1:ECX[1]; SSSE3 for PSHUFB): GHASH of NIST SP 800-38D
- * 6.4. The key holds H^1..H^8 byte-reflected, for eight blocks per reduction. */
+ * 6.4. The key holds H^1..H^16 byte-reflected, for eight (xmm) or sixteen (ymm) blocks per
+ * reduction. */
 struct direct_ghash_key {
     uint8_t hpow[8][16] __attribute__((aligned(16))); /* hpow[i] = H^(i+1), reflected */
     uint8_t hkar[8][16] __attribute__((aligned(16))); /* both halves: hi ^ lo of hpow[i] */
+    uint8_t hrev[16][16] __attribute__((aligned(16))); /* hrev[i] = H^(16-i): ymm pairs */
+    uint8_t hkrev[16][16] __attribute__((aligned(16))); /* hkar in the same order */
 };
 /* h is E_K(0^128) as bytes. */
 void direct_ghash_init(struct direct_ghash_key *k, const uint8_t h[16]);
 /* y = (y ^ X1) * H ... over nblocks 16-byte blocks; y in GCM byte order. */
 void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
                   size_t nblocks);
+
+/* ghash-vpclmul.S (VPCLMULQDQ: CPUID.7.0:ECX[10], with AVX2 for ymm): direct_ghash over the
+ * first nblocks & ~15 blocks, sixteen per reduction as eight ymm pairs; returns the blocks
+ * done, the caller hashes the rest with direct_ghash. */
+size_t direct_ghash_vpclmul(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
+                            size_t nblocks);
 
 /* sha-shani.S (SHA extensions: CPUID.7.0:EBX[29]; SSE4.1 for PBLENDW): FIPS 180-4
  * compression of nblocks 64-byte blocks into state (h0..h4 / h0..h7, host order). */

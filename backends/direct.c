@@ -37,6 +37,12 @@ static const struct direct_spec gcm128 = { .key_bits = 128,
                                            NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3) };
 static const struct direct_spec gcm256 = { .key_bits = 256,
                                            NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3) };
+static const struct direct_spec vgcm128 = { .key_bits = 128, .vaes = 1,
+                                            NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
+                                                 FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2) };
+static const struct direct_spec vgcm256 = { .key_bits = 256, .vaes = 1,
+                                            NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
+                                                 FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2) };
 static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 
 #define COMMON .backend = "direct", .path = PATH_HW, .available = available
@@ -52,12 +58,13 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
       .init = direct_x86_ctr_init, .op = direct_x86_ctr_op, .cleanup = direct_x86_ctr_cleanup }
 #define CTR_NI "AES-NI xmm (asm/x86_64/aes-aesni.S), 8 blocks in flight, 128-bit counter"
 #define CTR_V "VAES ymm (asm/x86_64/aes-vaes.S), 16 blocks in flight as 8 x 2, 128-bit counter"
-#define GCM(alg_, spec)                                                                       \
-    { .alg = alg_, .name = "direct", COMMON, .data = &spec,                                   \
-      .note = "AES-NI CTR (8 in flight) then PCLMULQDQ GHASH (8 blocks per reduction) over "  \
-              "4 KiB chunks: two passes, not stitched as OpenSSL's",                          \
-      .ctx_size = 0, .init = direct_x86_gcm_init, .op = direct_x86_gcm_op,                    \
-      .cleanup = direct_x86_gcm_cleanup }
+#define GCM(alg_, spec, name_, note_)                                                         \
+    { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
+      .init = direct_x86_gcm_init, .op = direct_x86_gcm_op, .cleanup = direct_x86_gcm_cleanup }
+#define GCM_NI "AES-NI CTR (8 in flight) then PCLMULQDQ GHASH (8 blocks per reduction) over " \
+               "4 KiB chunks: two passes, not stitched as OpenSSL's"
+#define GCM_V "VAES ymm CTR (16 in flight) then VPCLMULQDQ ymm GHASH (2 blocks per "          \
+              "instruction, 8 per reduction) over 4 KiB chunks: two passes, not stitched"
 #define SHA(alg_, fn, note_)                                                                  \
     { .alg = alg_, .name = "direct", COMMON, .data = &sha, .note = note_, .ctx_size = 16,     \
       .init = direct_x86_sha_init, .op = fn }
@@ -70,8 +77,10 @@ static struct impl list[] = {
     CTR("aes-256-ctr", ctr256, "direct", CTR_NI),
     CTR("aes-128-ctr", vctr128, "direct-vaes", CTR_V),
     CTR("aes-256-ctr", vctr256, "direct-vaes", CTR_V),
-    GCM("aes-128-gcm", gcm128),
-    GCM("aes-256-gcm", gcm256),
+    GCM("aes-128-gcm", gcm128, "direct", GCM_NI),
+    GCM("aes-256-gcm", gcm256, "direct", GCM_NI),
+    GCM("aes-128-gcm", vgcm128, "direct-vaes", GCM_V),
+    GCM("aes-256-gcm", vgcm256, "direct-vaes", GCM_V),
     SHA("sha1", direct_x86_sha1_op, "SHA extensions (asm/x86_64/sha-shani.S): SHA1RNDS4"),
     SHA("sha256", direct_x86_sha256_op,
         "SHA extensions (asm/x86_64/sha-shani.S): SHA256RNDS2"),
@@ -99,7 +108,7 @@ static const struct impl *impls(size_t *count)
 static void describe(FILE *out)
 {
     static const enum feature used[] = { FEAT_AESNI, FEAT_VAES, FEAT_AVX2, FEAT_PCLMULQDQ,
-                                         FEAT_SHA, FEAT_SSSE3 };
+                                         FEAT_VPCLMULQDQ, FEAT_SHA, FEAT_SSSE3 };
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
         char why[160] = "";
         int ok = cpu_feature_status(used[i], why, sizeof why);

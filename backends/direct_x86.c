@@ -31,6 +31,7 @@ struct gcm_ctx {
     struct direct_ghash_key gk;
     uint8_t nonce[12];
     int decrypt;
+    int wide; /* VAES CTR + VPCLMULQDQ GHASH */
 };
 
 const size_t direct_x86_cbc_ctx_size = sizeof(struct cbc_ctx) + 15;
@@ -96,17 +97,18 @@ int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, co
 
 /* Whole blocks: VAES in groups of 16 where chosen; it stops short of a low-64-bit carry and
  * of the last < 16 blocks, which the AES-NI kernel (full 128-bit counter) takes. */
-static void ctr_blocks(struct ctr_ctx *c, uint8_t *out, const uint8_t *in, size_t nb)
+static void ctr_blocks(const struct direct_aes_key *k, int vaes, uint8_t *out,
+                       const uint8_t *in, size_t nb, uint8_t ctr[16])
 {
-    while (nb && c->vaes) {
-        size_t done = direct_aes_ctr_vaes(&c->key, out, in, nb, c->ctr);
+    while (nb && vaes) {
+        size_t done = direct_aes_ctr_vaes(k, out, in, nb, ctr);
         out += done * 16, in += done * 16, nb -= done;
         size_t step = nb < 16 ? nb : 16;
-        direct_aes_ctr(&c->key, out, in, step, c->ctr);
+        direct_aes_ctr(k, out, in, step, ctr);
         out += step * 16, in += step * 16, nb -= step;
     }
     if (nb)
-        direct_aes_ctr(&c->key, out, in, nb, c->ctr);
+        direct_aes_ctr(k, out, in, nb, ctr);
 }
 
 int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
@@ -117,7 +119,7 @@ int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     while (c->used < 16 && i < len)
         out[i] = in[i] ^ c->ks[c->used++], i++;
     size_t nb = (len - i) / 16;
-    ctr_blocks(c, out + i, in + i, nb);
+    ctr_blocks(&c->key, c->vaes, out + i, in + i, nb, c->ctr);
     i += nb * 16;
     if (i < len) {
         direct_aes_ctr(&c->key, c->ks, zero, 1, c->ctr); /* E(ctr), and ctr moves on */
@@ -140,7 +142,18 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     explicit_bzero(h, sizeof h);
     memcpy(c->nonce, iv, 12);
     c->decrypt = decrypt;
+    c->wide = ((const struct direct_spec *)im->data)->vaes;
     return 0;
+}
+
+static void ghash_blocks(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t nb)
+{
+    if (c->wide) {
+        size_t done = direct_ghash_vpclmul(y, &c->gk, p, nb);
+        p += done * 16, nb -= done;
+    }
+    if (nb)
+        direct_ghash(y, &c->gk, p, nb);
 }
 
 static void ghash_tail(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
@@ -177,11 +190,11 @@ int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     for (size_t off = 0; off < full; off += GCM_CHUNK) {
         size_t nb = (full - off < GCM_CHUNK ? full - off : GCM_CHUNK) / 16;
         if (c->decrypt) {
-            direct_ghash(y, &c->gk, in + off, nb);
-            direct_aes_ctr(&c->key, out + off, in + off, nb, ctr);
+            ghash_blocks(c, y, in + off, nb);
+            ctr_blocks(&c->key, c->wide, out + off, in + off, nb, ctr);
         } else {
-            direct_aes_ctr(&c->key, out + off, in + off, nb, ctr);
-            direct_ghash(y, &c->gk, out + off, nb);
+            ctr_blocks(&c->key, c->wide, out + off, in + off, nb, ctr);
+            ghash_blocks(c, y, out + off, nb);
         }
     }
     if (len > full) {

@@ -11,9 +11,9 @@
 /* What an implementation runs: in struct impl's data. */
 struct direct_spec {
     unsigned key_bits;  /* AES key size; 0 for digests */
-    int vaes;           /* CTR on 256-bit VAES */
+    int vaes;           /* 256-bit kernels: VAES CTR, and VPCLMULQDQ GHASH for GCM */
     int nneed;
-    int need[4];        /* enum feature: all must be usable (cpu_feature_status) */
+    int need[6];        /* enum feature: all must be usable (cpu_feature_status) */
 };
 
 /* Engine contexts are not promised 16-byte alignment; the ops align inside, hence + 15. */

@@ -36,7 +36,7 @@ struct limits {
     char why[128];
     double tsc_mhz, core_mhz;
     double memcpy_l1_mb_s;   /* 16 KiB buffers (the size of the default job) */
-    double memcpy_ram_mb_s;  /* 64 MiB buffers */
+    double memcpy_ram_mb_s;  /* 32 MiB buffers: past the caches of most machines */
     double measure_ms;       /* what limits_measure took */
     struct limits_insn_result insn[LIM_COUNT];
 };
@@ -51,6 +51,11 @@ const struct limits *limits_get(void);
 /* 0 and the ceiling of alg (algo id) in the given direction, with the model and figures used
  * in why; nonzero and the reason in why when there is no model or no measurement. */
 int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n);
+
+/* The core clock now, from a ~1 ms dependent-add sample (0 where unmeasured): ceilings are
+ * quoted at the clock limits_measure() saw; scale by now / limits_get()->core_mhz to compare
+ * with a run made while the clock was lower (turbo, a busy host). */
+double limits_core_mhz_now(void);
 
 /* The table as "key: value" lines, for `info`. */
 void limits_describe(FILE *out);

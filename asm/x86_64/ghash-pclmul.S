@@ -3,8 +3,9 @@
  * Computing the GCM Mode" (2010): blocks are byte-reversed so a field element is a
  * bit-reflected 128-bit integer; products are Karatsuba (three PCLMULQDQ), shifted left one
  * bit to undo the reflection, and reduced modulo x^128 + x^7 + x^2 + x + 1 with shifts.
- * Up to eight blocks share one reduction: Y' = (Y^X1)H^n ^ X2 H^(n-1) ^ ... ^ Xn H, the
- * products summed unreduced (all steps are linear). C prototypes: asm/direct.h. AT&T syntax.
+ * Up to sixteen blocks share one reduction: Y' = (Y^X1)H^n ^ X2 H^(n-1) ^ ... ^ Xn H, the
+ * products summed unreduced (all steps are linear); the chain from one reduction to the next
+ * bounds the speed, so the wider the group the better. C prototypes: asm/direct.h. AT&T syntax.
  *
  * Registers: %xmm0 = Y, %xmm1/%xmm2/%xmm3 = low/high/middle product sums, %xmm4 = block,
  * %xmm7 = byte-reversal mask, %xmm5/6 and %xmm8..12 scratch; %r10 points at H^k in the key
@@ -22,6 +23,25 @@
     pclmulqdq $0x00, 128(%r10), %xmm6
     pxor    %xmm6, %xmm3
     pclmulqdq $0x11, (%r10), %xmm4
+    pxor    %xmm4, %xmm2
+.endm
+
+/* Block j of a sixteen-block group, at \off in the input, times H^(16-j) = hrev[j]
+ * (key offset \k; its Karatsuba half-sum in hkrev, 256 bytes on). */
+.macro MUL16 off, k, first
+    movdqu  \off(%rdx), %xmm4
+    pshufb  %xmm7, %xmm4
+    .if \first
+    pxor    %xmm0, %xmm4
+    .endif
+    movdqa  %xmm4, %xmm5
+    pclmulqdq $0x00, \k(%rsi), %xmm5
+    pxor    %xmm5, %xmm1
+    pshufd  $0x4e, %xmm4, %xmm6
+    pxor    %xmm4, %xmm6
+    pclmulqdq $0x00, 256+\k(%rsi), %xmm6
+    pxor    %xmm6, %xmm3
+    pclmulqdq $0x11, \k(%rsi), %xmm4
     pxor    %xmm4, %xmm2
 .endm
 
@@ -105,8 +125,10 @@ direct_ghash_init:
     movdqu  (%rsi), %xmm0
     pshufb  %xmm7, %xmm0
     STORE_POW %xmm0, 0
+    movdqa  %xmm0, 256+240(%rdi)    /* hrev[15] = H */
+    movdqa  %xmm5, 512+240(%rdi)
     movq    %rdi, %r10              /* multiply by H = hpow[0] */
-    movl    $1, %ecx
+    movl    $1, %ecx                /* computing H^(ecx+1) */
 .Lgi_next:
     movdqa  %xmm0, %xmm4
     pxor    %xmm1, %xmm1
@@ -114,14 +136,22 @@ direct_ghash_init:
     pxor    %xmm3, %xmm3
     MUL_ACC
     REDUCE
-    movl    %ecx, %eax
-    shll    $4, %eax
-    movdqa  %xmm0, (%rdi,%rax)
     pshufd  $0x4e, %xmm0, %xmm5
     pxor    %xmm0, %xmm5
-    movdqa  %xmm5, 128(%rdi,%rax)
-    incl    %ecx
+    movl    $15, %eax
+    subl    %ecx, %eax
+    shll    $4, %eax
+    movdqa  %xmm0, 256(%rdi,%rax)   /* hrev[15 - ecx] */
+    movdqa  %xmm5, 512(%rdi,%rax)
     cmpl    $8, %ecx
+    jae     1f
+    movl    %ecx, %eax
+    shll    $4, %eax
+    movdqa  %xmm0, (%rdi,%rax)      /* hpow[ecx] */
+    movdqa  %xmm5, 128(%rdi,%rax)
+1:
+    incl    %ecx
+    cmpl    $16, %ecx
     jb      .Lgi_next
     pxor    %xmm0, %xmm0
     pxor    %xmm4, %xmm4
@@ -140,7 +170,36 @@ direct_ghash:
     movdqa  .Lgbswap(%rip), %xmm7
     movdqu  (%rdi), %xmm0
     pshufb  %xmm7, %xmm0
-.Lg_chunk:
+.Lg_16:
+    cmpq    $16, %rcx
+    jb      .Lg_chunk
+    pxor    %xmm1, %xmm1
+    pxor    %xmm2, %xmm2
+    pxor    %xmm3, %xmm3
+    /* the block that takes Y goes last: only its product waits for the last reduction */
+    MUL16   16, 272, 0
+    MUL16   32, 288, 0
+    MUL16   48, 304, 0
+    MUL16   64, 320, 0
+    MUL16   80, 336, 0
+    MUL16   96, 352, 0
+    MUL16   112, 368, 0
+    MUL16   128, 384, 0
+    MUL16   144, 400, 0
+    MUL16   160, 416, 0
+    MUL16   176, 432, 0
+    MUL16   192, 448, 0
+    MUL16   208, 464, 0
+    MUL16   224, 480, 0
+    MUL16   240, 496, 0
+    MUL16   0, 256, 1
+    REDUCE
+    addq    $256, %rdx
+    subq    $16, %rcx
+    jmp     .Lg_16
+.Lg_chunk:                          /* the last 1..15 blocks, eight at most per reduction */
+    testq   %rcx, %rcx
+    jz      .Lg_out
     movl    $8, %r9d
     cmpq    %r9, %rcx
     cmovbq  %rcx, %r9               /* n = min(8, left) */
@@ -165,8 +224,8 @@ direct_ghash:
     jmp     .Lg_block
 .Lg_reduce:
     REDUCE
-    testq   %rcx, %rcx
-    jnz     .Lg_chunk
+    jmp     .Lg_chunk
+.Lg_out:
     pshufb  %xmm7, %xmm0
     movdqu  %xmm0, (%rdi)
 .Lg_ret:
