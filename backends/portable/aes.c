@@ -262,6 +262,23 @@ KEEP_TREES void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t i
     store_block(iv, prev);
 }
 
+KEEP_TREES void portable_aes_ctr32_xor(const struct portable_aes *k, uint8_t ctr[16],
+                                       uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    uint32_t c[4];
+    load_block(c, ctr);
+    for (; nblocks--; in += 16, out += 16) {
+        uint32_t s[4] = { c[0], c[1], c[2], c[3] };
+        enc_words(k->rk, k->rounds, s);
+        c[3]++;
+        store32_be(out, load32_be(in) ^ s[0]);
+        store32_be(out + 4, load32_be(in + 4) ^ s[1]);
+        store32_be(out + 8, load32_be(in + 8) ^ s[2]);
+        store32_be(out + 12, load32_be(in + 12) ^ s[3]);
+    }
+    store32_be(ctr + 12, c[3]);
+}
+
 int portable_aes_ctr_init(struct portable_aes_ctr *c, const uint8_t *key, size_t key_len,
                           const uint8_t iv[16])
 {

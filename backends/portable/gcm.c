@@ -1,4 +1,4 @@
-/* AES-GCM (NIST SP 800-38D) with GHASH by Shoup's 4-bit tables.
+/* AES-GCM (NIST SP 800-38D) with GHASH by Shoup's 8-bit tables.
  *
  * Field elements are two 64-bit words (hi = bytes 0..7 big-endian, lo = bytes 8..15): bit
  * 127-i of hi:lo is the coefficient of x^i (the spec's reflected order), so multiplying by x
@@ -10,47 +10,53 @@
 
 #include "bytes.h"
 
-/* Reduction of the 4 bits shifted out when multiplying by x^4: bit 3 (x^124) becomes R,
- * bit 0 (x^127) becomes R >> 3. Top 16 bits of hi. */
-#define REM4(r)                                                                               \
-    ((uint64_t)((((r)&8) ? 0xE100 : 0) ^ (((r)&4) ? 0x7080 : 0) ^ (((r)&2) ? 0x3840 : 0) ^  \
-                (((r)&1) ? 0x1C20 : 0))                                                       \
+/* Reduction of the byte shifted out when multiplying by x^8: its bit j (the coefficient
+ * of x^(127-j)) becomes R * x^(7-j), that is R >> (7-j). Top 16 bits of hi. */
+#define RB(r, j) (((r) >> (j)) & 1 ? 0xE100 >> (7 - (j)) : 0)
+#define REM8(r)                                                                               \
+    ((uint64_t)(RB(r, 0) ^ RB(r, 1) ^ RB(r, 2) ^ RB(r, 3) ^ RB(r, 4) ^ RB(r, 5) ^ RB(r, 6) ^    \
+                RB(r, 7))                                                                     \
      << 48)
-static const uint64_t rem4[16] = {
-    REM4(0), REM4(1), REM4(2),  REM4(3),  REM4(4),  REM4(5),  REM4(6),  REM4(7),
-    REM4(8), REM4(9), REM4(10), REM4(11), REM4(12), REM4(13), REM4(14), REM4(15),
+#define REM8_16(r)                                                                            \
+    REM8(r), REM8(r + 1), REM8(r + 2), REM8(r + 3), REM8(r + 4), REM8(r + 5), REM8(r + 6),    \
+        REM8(r + 7), REM8(r + 8), REM8(r + 9), REM8(r + 10), REM8(r + 11), REM8(r + 12),      \
+        REM8(r + 13), REM8(r + 14), REM8(r + 15)
+static const uint64_t rem8[256] = {
+    REM8_16(0),   REM8_16(16),  REM8_16(32),  REM8_16(48),  REM8_16(64),  REM8_16(80),
+    REM8_16(96),  REM8_16(112), REM8_16(128), REM8_16(144), REM8_16(160), REM8_16(176),
+    REM8_16(192), REM8_16(208), REM8_16(224), REM8_16(240),
 };
 
-/* htab[n] = n(x) * H where the nibble's bit 3 is the coefficient of x^0. */
-static void gcm_table(uint64_t htab[16][2], const uint8_t h[16])
+/* htab[n] = n(x) * H where the byte's bit 7 is the coefficient of x^0. */
+static void gcm_table(uint64_t htab[256][2], const uint8_t h[16])
 {
     uint64_t hi = load64_be(h), lo = load64_be(h + 8);
     htab[0][0] = htab[0][1] = 0;
-    for (int bit = 8; bit >= 1; bit >>= 1) {
+    for (int bit = 128; bit >= 1; bit >>= 1) {
         htab[bit][0] = hi;
         htab[bit][1] = lo;
         uint64_t carry = lo & 1; /* times x */
         lo = lo >> 1 | hi << 63;
         hi = hi >> 1 ^ ((0 - carry) & 0xE100000000000000ull);
     }
-    for (int i = 2; i < 16; i <<= 1)
+    for (int i = 2; i < 256; i <<= 1)
         for (int j = 1; j < i; j++) {
             htab[i + j][0] = htab[i][0] ^ htab[j][0];
             htab[i + j][1] = htab[i][1] ^ htab[j][1];
         }
 }
 
-/* y = y * H: Horner's rule over the 32 nibbles, highest power (lo's low nibble) first. */
-static void gcm_mult(uint64_t y[2], const uint64_t htab[16][2])
+/* y = y * H: Horner's rule over the 16 bytes, highest powers (lo's low byte) first. */
+static void gcm_mult(uint64_t y[2], const uint64_t htab[256][2])
 {
     uint64_t zh = 0, zl = 0;
     for (int half = 1; half >= 0; half--) {
         uint64_t v = y[half];
-        for (int i = 0; i < 16; i++) {
-            unsigned n = v & 0xf, r = zl & 0xf;
-            v >>= 4;
-            zl = zl >> 4 | zh << 60;
-            zh = zh >> 4 ^ rem4[r];
+        for (int i = 0; i < 8; i++) {
+            unsigned n = v & 0xff, r = zl & 0xff;
+            v >>= 8;
+            zl = zl >> 8 | zh << 56;
+            zh = zh >> 8 ^ rem8[r];
             zh ^= htab[n][0];
             zl ^= htab[n][1];
         }
@@ -60,7 +66,7 @@ static void gcm_mult(uint64_t y[2], const uint64_t htab[16][2])
 }
 
 /* GHASH of data zero-padded to a block multiple, continuing y. */
-static void gcm_hash(uint64_t y[2], const uint64_t htab[16][2], const uint8_t *p, size_t len)
+static void gcm_hash(uint64_t y[2], const uint64_t htab[256][2], const uint8_t *p, size_t len)
 {
     for (; len >= 16; p += 16, len -= 16) {
         y[0] ^= load64_be(p);
@@ -74,7 +80,7 @@ static void gcm_hash(uint64_t y[2], const uint64_t htab[16][2], const uint8_t *p
     }
 }
 
-static void gcm_lengths(uint64_t y[2], const uint64_t htab[16][2], uint64_t a_len,
+static void gcm_lengths(uint64_t y[2], const uint64_t htab[256][2], uint64_t a_len,
                         uint64_t c_len)
 {
     y[0] ^= a_len * 8;
@@ -109,25 +115,29 @@ static void gcm_j0(const struct portable_gcm *g, const uint8_t *iv, size_t iv_le
     store64_be(j0 + 8, y[1]);
 }
 
-/* GCTR from inc32(J0) and GHASH of the ciphertext in one pass. The ciphertext is hashed
- * from in before out is written when decrypting, so out == in works. */
+/* GCTR from inc32(J0) and GHASH of the ciphertext, a cache-sized chunk at a time. The
+ * ciphertext is hashed from in before out is written when decrypting, so out == in works. */
 static void gcm_crypt(const struct portable_gcm *g, const uint8_t j0[16], const uint8_t *aad,
                       size_t aad_len, uint8_t *out, const uint8_t *in, size_t len, int decrypt,
                       uint8_t tag[16])
 {
+    enum { CHUNK = 1024 };
     uint64_t y[2] = { 0, 0 };
     uint8_t cb[16], ks[16];
     gcm_hash(y, g->htab, aad, aad_len);
     memcpy(cb, j0, 16);
-    uint32_t ctr = load32_be(j0 + 12);
-    for (size_t i = 0; i < len; i += 16) {
-        size_t n = len - i < 16 ? len - i : 16;
-        store32_be(cb + 12, ++ctr); /* inc32: only the low word counts (38D 6.2) */
-        portable_aes_encrypt(&g->key, cb, ks);
+    store32_be(cb + 12, load32_be(j0 + 12) + 1); /* inc32: the low word only (38D 6.2) */
+    for (size_t i = 0; i < len; i += CHUNK) {
+        size_t n = len - i < CHUNK ? len - i : CHUNK, full = n / 16;
         if (decrypt)
             gcm_hash(y, g->htab, in + i, n);
-        for (size_t b = 0; b < n; b++)
-            out[i + b] = in[i + b] ^ ks[b];
+        portable_aes_ctr32_xor(&g->key, cb, out + i, in + i, full);
+        if (n % 16) {
+            memset(ks, 0, sizeof ks);
+            portable_aes_ctr32_xor(&g->key, cb, ks, ks, 1);
+            for (size_t b = full * 16; b < n; b++)
+                out[i + b] = in[i + b] ^ ks[b - full * 16];
+        }
         if (!decrypt)
             gcm_hash(y, g->htab, out + i, n);
     }

@@ -10,7 +10,7 @@
 
 #define NOTE_AES "T-table AES: table lookups leak timing, as OpenSSL's no-asm"
 #define NOTE_GCM                                                                              \
-    "T-table AES and 4-bit GHASH tables: lookups leak timing, as OpenSSL's no-asm"
+    "T-table AES and 8-bit GHASH tables: lookups leak timing, as OpenSSL's no-asm"
 
 static int always(const struct impl *im, char *why, size_t n)
 {
@@ -229,7 +229,7 @@ static void describe(FILE *out)
     fprintf(out, "portable: plain C, no asm or intrinsics (the no-asm path)\n");
     fprintf(out, "portable poly1305: %s\n", portable_poly1305_limbs);
     fprintf(out, "portable aes: T-tables (timing leaks, as OpenSSL no-asm)\n");
-    fprintf(out, "portable ghash: 4-bit tables (Shoup)\n");
+    fprintf(out, "portable ghash: 8-bit tables (Shoup), 4 KiB per key\n");
 }
 
 const struct backend backend_portable = { .name = "portable", .impls = impls,

@@ -42,10 +42,15 @@ int portable_aes_ctr_init(struct portable_aes_ctr *c, const uint8_t *key, size_t
 void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, const uint8_t *in,
                           size_t len);
 
-/* ---- GCM (NIST SP 800-38D) with a 4-bit table GHASH (Shoup's method) ---- */
+/* GCM's counter mode: nblocks whole blocks, incrementing only the last 32 bits of ctr
+ * (big-endian, wrapping), which is left at the next counter (SP 800-38D 6.5). */
+void portable_aes_ctr32_xor(const struct portable_aes *k, uint8_t ctr[16], uint8_t *out,
+                            const uint8_t *in, size_t nblocks);
+
+/* ---- GCM (NIST SP 800-38D) with an 8-bit table GHASH (Shoup's method) ---- */
 struct portable_gcm {
     struct portable_aes key;
-    uint64_t htab[16][2]; /* htab[n] = n(x) * H, hi and lo halves */
+    uint64_t htab[256][2]; /* htab[n] = n(x) * H, hi and lo halves: 4 KiB per key */
 };
 int portable_gcm_setkey(struct portable_gcm *g, const uint8_t *key, size_t key_len);
 /* iv of any length >= 1 (12 is the fast path of SP 800-38D 7.1 step 2). */
