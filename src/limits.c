@@ -1,6 +1,7 @@
 /* The silicon's limits: see limits.h for the model. Timing uses the TSC (RDTSC) around the
- * loops of asm/x86_64/ubench.S; each figure is the fastest of several short runs, because in a
- * shared VM interruptions only ever add time. */
+ * loops of asm/x86_64/ubench.S. Each run is converted to core cycles at the clock of a
+ * dependent-add sample taken just before it, because the clock moves (boost, a busy host),
+ * and the median run is kept; ceilings are quoted at the fastest clock seen. */
 #include "limits.h"
 
 #include <stdint.h>
@@ -19,7 +20,8 @@ static int measured;
 
 #include "direct.h"
 
-#define RUNS 7
+#define WINDOWS 5
+#define PAIRS 5
 
 static const struct probe {
     const char *name;
@@ -37,20 +39,49 @@ static const struct probe {
     [LIM_SHA1RNDS4] = { "SHA1RNDS4", ubench_sha1rnds4_lat, ubench_sha1rnds4_tp, { FEAT_SHA }, 1 },
 };
 
-/* Fewest TSC cycles per instruction over RUNS runs of iters iterations. */
-static double tsc_per_insn(void (*fn)(uint64_t), uint64_t iters)
+static double fastest_add = 1e30; /* fewest TSC cycles per dependent add seen: top clock */
+
+/* TSC cycles per instruction of one run of iters iterations. */
+static double tsc_run(void (*fn)(uint64_t), uint64_t iters)
 {
-    double best = 1e30;
+    uint64_t t0 = __builtin_ia32_rdtsc();
+    fn(iters);
+    uint64_t t1 = __builtin_ia32_rdtsc();
+    return (double)(t1 - t0) / ((double)iters * UBENCH_UNROLL);
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Cycles per instruction. Runs alternate with dependent-add samples in windows of PAIRS;
+ * within a window (~1 ms, too short for the clock to move much) the fastest run and the
+ * fastest add sample are taken, which drops interruptions of either, and their ratio is the
+ * instruction's time in core cycles at that window's clock. The median over WINDOWS windows
+ * is kept (a constant of the silicon, whatever the clock did between windows); *tsc is the
+ * fastest run in TSC cycles. */
+static double core_per_insn(void (*fn)(uint64_t), uint64_t iters, double *tsc)
+{
+    double core[WINDOWS], best_tsc = 1e30;
     fn(iters / 8 + 1); /* warm up: caches, the unit's power state */
-    for (int r = 0; r < RUNS; r++) {
-        uint64_t t0 = __builtin_ia32_rdtsc();
-        fn(iters);
-        uint64_t t1 = __builtin_ia32_rdtsc();
-        double c = (double)(t1 - t0) / ((double)iters * UBENCH_UNROLL);
-        if (c < best)
-            best = c;
+    for (int w = 0; w < WINDOWS; w++) {
+        double add = 1e30, t = 1e30;
+        for (int r = 0; r < PAIRS; r++) {
+            double a = tsc_run(ubench_add_lat, 4000), x = tsc_run(fn, iters);
+            add = a < add ? a : add;
+            t = x < t ? x : t;
+        }
+        if (add < fastest_add)
+            fastest_add = add;
+        if (t < best_tsc)
+            best_tsc = t;
+        core[w] = t / add;
     }
-    return best;
+    *tsc = best_tsc;
+    qsort(core, WINDOWS, sizeof core[0], cmpd);
+    return core[WINDOWS / 2];
 }
 
 static double now_s(void)
@@ -61,7 +92,7 @@ static double now_s(void)
 }
 
 /* Large buffers on transparent huge pages where the kernel allows: first touch of 4 KiB
- * pages costs more than the copies in a VM (~0.5 s for 128 MiB here). */
+ * pages costs more than the copies in a VM (~0.5 s for 128 MiB in this VM). */
 static void *big_alloc(size_t bytes)
 {
     const size_t huge = 2u << 20;
@@ -108,10 +139,8 @@ static void measure(void)
         snprintf(lim.why, sizeof lim.why, "%s", why);
         return;
     }
-    /* ~24 core cycles per iteration: 40000 iterations is ~1M cycles, ~0.3 ms */
-    double add = tsc_per_insn(ubench_add_lat, 40000);
-    lim.core_mhz = lim.tsc_mhz / add; /* one add per core cycle */
-    double core_per_tsc = lim.core_mhz / lim.tsc_mhz;
+    double unused;
+    core_per_insn(ubench_add_lat, 8000, &unused); /* the clock settles */
     for (int i = 0; i < LIM_COUNT; i++) {
         const struct probe *p = &probes[i];
         struct limits_insn_result *r = &lim.insn[i];
@@ -121,14 +150,13 @@ static void measure(void)
             ok = cpu_feature_status(p->need[k], r->why, sizeof r->why);
         if (!ok)
             continue;
-        r->lat_tsc = tsc_per_insn(p->lat, 10000);
-        r->tp_tsc = tsc_per_insn(p->tp, 20000);
-        r->lat_core = r->lat_tsc * core_per_tsc;
-        r->tp_core = r->tp_tsc * core_per_tsc;
+        r->lat_core = core_per_insn(p->lat, 2000, &r->lat_tsc);
+        r->tp_core = core_per_insn(p->tp, 4000, &r->tp_tsc);
         r->ok = 1;
     }
+    lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
     lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
-    lim.memcpy_ram_mb_s = memcpy_mb_s(32u << 20, 3);
+    lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     lim.ok = 1;
     lim.measure_ms = (now_s() - t0) * 1e3;
 }
@@ -301,7 +329,7 @@ void limits_describe(FILE *out)
             fprintf(out, "limits %s: latency %.2f [%.2f], reciprocal throughput %.2f [%.2f]\n",
                     r->name, r->lat_core, r->lat_tsc, r->tp_core, r->tp_tsc);
     }
-    fprintf(out, "limits memcpy: %.0f MB/s (16 KiB), %.0f MB/s (32 MiB)\n", lim.memcpy_l1_mb_s,
+    fprintf(out, "limits memcpy: %.0f MB/s (16 KiB), %.0f MB/s (16 MiB)\n", lim.memcpy_l1_mb_s,
             lim.memcpy_ram_mb_s);
     for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
         char why[300];

@@ -28,15 +28,15 @@ struct limits_insn_result {
     int ok;               /* measured */
     char why[128];        /* when not */
     double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
-    double lat_core, tp_core; /* the same in core cycles */
+    double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
 };
 
 struct limits {
     int ok;               /* the clocks could be measured */
     char why[128];
-    double tsc_mhz, core_mhz;
+    double tsc_mhz, core_mhz; /* core: the fastest clock the add chains saw */
     double memcpy_l1_mb_s;   /* 16 KiB buffers (the size of the default job) */
-    double memcpy_ram_mb_s;  /* 32 MiB buffers: past the caches of most machines */
+    double memcpy_ram_mb_s;  /* 16 MiB buffers, the largest job size */
     double measure_ms;       /* what limits_measure took */
     struct limits_insn_result insn[LIM_COUNT];
 };
