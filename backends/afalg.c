@@ -143,9 +143,21 @@ static char *driver_note(const struct kcrypto_driver *d, const char *xfer)
                d->selftest[0] ? d->selftest : "not reported", xfer);
 }
 
+/* How data reaches the kernel, and for AEADs how much one message may carry. */
+static const char *transfer_note(const struct algo *a)
+{
+    long optmem = 0;
+    size_t max = afalg_aead_max(&optmem);
+    if (a->kind != ALGO_AEAD || !max)
+        return afalg_transfer_note(a->kind);
+    return fmt("%s; one message of at most ~%zu KiB (AF_ALG charges a request to "
+               "net.core.optmem_max, %ld here)",
+               afalg_transfer_note(a->kind), max / 1024, optmem);
+}
+
 static void add_algo(const struct algo *a, const struct kalg *k, const char *extra)
 {
-    const char *xfer = afalg_transfer_note();
+    const char *xfer = transfer_note(a);
     const struct kcrypto_driver *def = kcrypto_default(a->kernel, a->afalg_type);
     add(a, "kernel", a->kernel, k ? k->modules : NULL,
         def ? fmt("the kernel's choice for %s: %s (highest priority, %d, module %s); %s",
@@ -227,7 +239,13 @@ static void describe(FILE *out)
     build();
     int ok = kcrypto_afalg_status(why, sizeof why);
     fprintf(out, "afalg: %s%s\n", ok ? "" : "unavailable: ", why);
-    fprintf(out, "afalg.%s\n", afalg_transfer_note());
+    fprintf(out, "afalg.cipher %s\n", afalg_transfer_note(ALGO_CIPHER));
+    fprintf(out, "afalg.hash %s\n", afalg_transfer_note(ALGO_DIGEST));
+    long optmem = 0;
+    size_t max = afalg_aead_max(&optmem);
+    if (max)
+        fprintf(out, "afalg.aead max message: ~%zu KiB (net.core.optmem_max %ld)\n",
+                max / 1024, optmem);
     for (size_t i = 0; i < sizeof kalgs / sizeof kalgs[0]; i++) {
         const struct kalg *k = &kalgs[i];
         const struct kcrypto_driver *def = kcrypto_default(k->kernel, k->type);

@@ -37,6 +37,7 @@ struct ctx {
     int tfm, op, pipe[2];
     int decrypt;
     size_t limit;          /* AEAD: the largest AAD+data+tag one message may carry */
+    size_t zerocopy_min;   /* transfers from this size go by vmsplice/splice */
     uint8_t iv[16];        /* CBC IV, CTR counter block, AEAD nonce (12) */
     uint8_t ks[16];        /* CTR: keystream of the block in progress */
     unsigned ks_off;       /* CTR: bytes of ks already used; 0 = none pending */
@@ -45,30 +46,51 @@ struct ctx {
 
 const size_t afalg_ctx_size = sizeof(struct ctx);
 
-/* Measured in the emulated kernel of tests/kernel (both modes side by side, -cpu max):
- * below this, the two extra syscalls of the zero-copy path cost more than the copy saves. */
-#define ZEROCOPY_MIN_DEFAULT (16u * 1024)
+/* Zero-copy from this many bytes for ciphers and AEADs; measured side by side in the emulated
+ * kernel of tests/kernel (-cpu max, copy and zero-copy alternated): below it the two extra
+ * syscalls cost more than the copy saves. Hashes always go by sendmsg: algif_hash already
+ * maps the caller's pages (af_alg_make_sg), so splicing saves nothing and costs syscalls. */
+#define ZEROCOPY_MIN (16u * 1024)
+#define NEVER ((size_t)-1)
 
-size_t afalg_zerocopy_min(void)
+size_t afalg_zerocopy_min(enum algo_kind kind)
 {
     /* ACCELSCOPE_AFALG_XFER=copy|zerocopy forces one transfer, to compare them. */
     const char *e = getenv("ACCELSCOPE_AFALG_XFER");
     if (e && strcmp(e, "copy") == 0)
-        return (size_t)-1;
+        return NEVER;
     if (e && strcmp(e, "zerocopy") == 0)
         return 0;
-    return ZEROCOPY_MIN_DEFAULT;
+    return kind == ALGO_DIGEST ? NEVER : ZEROCOPY_MIN;
 }
 
-const char *afalg_transfer_note(void)
+const char *afalg_transfer_note(enum algo_kind kind)
 {
-    size_t z = afalg_zerocopy_min();
-    if (z == (size_t)-1)
-        return "transfer: copy (sendmsg/read), forced by ACCELSCOPE_AFALG_XFER";
-    if (z == 0)
-        return "transfer: zero-copy (vmsplice/splice), forced by ACCELSCOPE_AFALG_XFER";
-    return "transfer: copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from "
-           "16 KiB";
+    size_t z = afalg_zerocopy_min(kind);
+    if (getenv("ACCELSCOPE_AFALG_XFER") && (z == NEVER || z == 0))
+        return z ? "transfer: copy (sendmsg/read), forced by ACCELSCOPE_AFALG_XFER"
+                 : "transfer: zero-copy (vmsplice/splice), forced by ACCELSCOPE_AFALG_XFER";
+    if (z == NEVER)
+        return "transfer: sendmsg/read (algif_hash maps the pages itself: splice saves nothing)";
+    return "transfer: copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from 16 KiB";
+}
+
+/* AF_ALG charges a request's scatterlists to the socket's option memory (sock_kmalloc, capped
+ * by net.core.optmem_max: 20 KiB by default before Linux 6.9), and an AEAD request cannot be
+ * split. Measured in tests/kernel: 552-589 KiB pass at 20480, 1.44 MiB at 40960, 2.99 MiB at
+ * 81920; this bound stays under all three. 0 when the sysctl cannot be read. */
+size_t afalg_aead_max(long *optmem)
+{
+    FILE *f = fopen("/proc/sys/net/core/optmem_max", "r");
+    long v = 0;
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = 0;
+        fclose(f);
+    }
+    if (optmem)
+        *optmem = v;
+    return v > 6144 ? (size_t)(v - 6144) * 36 : 0;
 }
 
 int afalg_available(const struct impl *im, char *why, size_t n)
@@ -96,7 +118,9 @@ static void grow_buffers(struct ctx *c)
         getsockopt(c->op, SOL_SOCKET, opt[i][1], &got[i], &l);
     }
     size_t lim = (size_t)(got[0] < got[1] ? got[0] : got[1]) & ~(size_t)4095;
-    c->limit = lim > 2 * 4096 ? lim - 2 * 4096 : 0;
+    lim = lim > 2 * 4096 ? lim - 2 * 4096 : 0;
+    size_t cap = afalg_aead_max(NULL);
+    c->limit = cap && cap < lim ? cap : lim;
 }
 
 int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
@@ -107,6 +131,7 @@ int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8
     c->a = t->algo;
     c->tfm = c->op = c->pipe[0] = c->pipe[1] = -1;
     c->decrypt = decrypt;
+    c->zerocopy_min = afalg_zerocopy_min(t->algo->kind);
     c->mode = c->a->kind == ALGO_DIGEST              ? MODE_HASH
               : c->a->kind == ALGO_AEAD              ? MODE_AEAD
               : strncmp(c->a->kernel, "ctr(", 4) == 0 ? MODE_CTR
@@ -243,7 +268,7 @@ static int send_request(struct ctx *c, const uint8_t *iv, size_t ivlen, int asso
         }
         msg.msg_controllen = clen;
     }
-    if (total >= afalg_zerocopy_min()) {
+    if (total >= c->zerocopy_min) {
         if (clen && sendmsg(c->op, &msg, MSG_MORE) < 0)
             return -1;
         return splice_in(c, iov, cnt, flags & MSG_MORE);
@@ -346,7 +371,7 @@ static int aead_op(struct ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 static int hash_op(struct ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct iovec v = { .iov_base = (void *)in, .iov_len = len };
-    if (len >= afalg_zerocopy_min()) {
+    if (len >= c->zerocopy_min) {
         if (splice_in(c, &v, 1, 0))
             return -1;
     } else if (send(c->op, in, len, 0) != (ssize_t)len) {

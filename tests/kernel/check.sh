@@ -36,6 +36,10 @@ expect "a driver name that does not exist gives ENOENT" \
 # on random lengths, in place, both directions) and "FAILED ALG DRIVER" otherwise.
 verified=$(echo "$T" | awk '$1 == "ok" { print $3 }' | sort -u)
 echo "check-kernel [$cpu]: verified drivers:" $verified
+for x in copy zerocopy; do
+    expect "every algorithm's kernel choice verified with the $x transfer forced" sh -c \
+        '[ $(echo "$0" | grep -c "^ok .* kernel transfer=$1$") -ge 12 ]' "$T" "$x"
+done
 expect "no driver failed verification" sh -c '! echo "$0" | grep -q "^FAILED "' "$T"
 expect "no kernel implementation unavailable" sh -c '! echo "$0" | grep -q "^UNAVAILABLE: "' "$T"
 for a in $ALGS; do
@@ -65,36 +69,45 @@ if [ "$have" = yes ]; then
     expect "accelscope info: the driver table" sh -c 'echo "$0" | grep -q "^afalg.driver: cbc(aes) .*cbc(aes-generic) .*priority="' "$I"
     [ "$cpu" = max ] && expect "accelscope info: cbc-aes-aesni is the default" \
         sh -c 'echo "$0" | grep -qE "^afalg.driver: cbc\(aes\) +cbc-aes-aesni .* default"' "$I"
-    # CSV (RFC 4180, src/csv.c) to tab-separated: 6 algorithm, 8 path, 9 implementation,
-    # 10 bytes, 14 mb_per_s, 19 cpu_utilisation, 25 status, 26 reason.
+    # CSV (RFC 4180, src/csv.c) to tab-separated, columns found by their header names:
+    # 1 algorithm, 2 path, 3 implementation, 4 bytes, 5 mb_per_s, 6 cpu_utilisation,
+    # 7 status, 8 reason.
     R=$(section run | awk '
-        /^timestamp,/ || !/,/ { next }
-        { n = 0; f = ""; q = 0; out = ""
-          for (i = 1; i <= length($0); i++) {
-              c = substr($0, i, 1)
-              if (q) { if (c == "\"" && substr($0, i + 1, 1) == "\"") { f = f c; i++ }
-                       else if (c == "\"") q = 0; else f = f c }
-              else if (c == "\"") q = 1
-              else if (c == ",") { out = out f "\t"; f = "" }
-              else f = f c
-          }
-          print out f }')
-    K=$(echo "$R" | awk -F'\t' '$8 == "kernel"')
+        function split_csv(line, f,    n, i, c, q, v) {
+            n = 1; v = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                c = substr(line, i, 1)
+                if (q) { if (c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
+                         else if (c == "\"") q = 0; else v = v c }
+                else if (c == "\"") q = 1
+                else if (c == ",") { f[n++] = v; v = "" }
+                else v = v c
+            }
+            f[n] = v
+            return n
+        }
+        !/,/ { next }
+        !cols { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; cols = 1; next }
+        { split_csv($0, f)
+          print f[col["algorithm"]] "\t" f[col["path"]] "\t" f[col["implementation"]] "\t" \
+                f[col["bytes"]] "\t" f[col["mb_per_s"]] "\t" f[col["cpu_utilisation"]] "\t" \
+                f[col["status"]] "\t" f[col["reason"]] }')
+    K=$(echo "$R" | awk -F'\t' '$2 == "kernel"')
     rows=$(echo "$K" | grep -c .)
     echo "check-kernel [$cpu]: accelscope run -p kernel: $rows rows (TCG: figures say nothing of real hardware)"
-    echo "$K" | awk -F'\t' '{ printf "check-kernel   %-18s %-44s %5s %9s MB/s cpu %5s %s\n", $6, $9, $10, $14, $19, $25 }'
+    echo "$K" | awk -F'\t' '{ printf "check-kernel   %-18s %-44s %5s %9s MB/s cpu %5s %s\n", $1, $3, $4, $5, $6, $7 }'
     expect "accelscope run: rows for the kernel path" test "$rows" -gt 20
-    bads=$(echo "$K" | awk -F'\t' '$9 != "sha256-no-such-driver" && !($25 == "ok" && $14 + 0 > 0) {
-        print $6 "/" $9 "/" $10 ": " $25 " " $26 }')
+    bads=$(echo "$K" | awk -F'\t' '$3 != "sha256-no-such-driver" && !($7 == "ok" && $5 + 0 > 0) {
+        print $1 "/" $3 "/" $4 ": " $7 " " $8 }')
     [ -z "$bads" ] || echo "$bads" | sed "s/^/check-kernel [$cpu]:   /"
     expect "accelscope run: every kernel implementation verified and measured" test -z "$bads"
     for a in $ALGS; do
         expect "accelscope run: $a measured on the kernel's choice and every driver" sh -c \
-            'echo "$0" | awk -F"\t" -v a="$1" "\$6 == a && \$9 == \"kernel\" && \$25 == \"ok\"" | grep -q . &&
-             [ $(echo "$0" | awk -F"\t" -v a="$1" "\$6 == a && \$25 == \"ok\"" | wc -l) -ge 4 ]' "$K" "$a"
+            'echo "$0" | awk -F"\t" -v a="$1" "\$1 == a && \$3 == \"kernel\" && \$7 == \"ok\"" | grep -q . &&
+             [ $(echo "$0" | awk -F"\t" -v a="$1" "\$1 == a && \$7 == \"ok\"" | wc -l) -ge 4 ]' "$K" "$a"
     done
     expect "accelscope run: the missing driver is unavailable with ENOENT" sh -c \
-        'echo "$0" | awk -F"\t" "\$9 == \"sha256-no-such-driver\" && \$25 == \"unavailable\" && \$26 ~ /ENOENT/" | grep -q .' "$K"
+        'echo "$0" | awk -F"\t" "\$3 == \"sha256-no-such-driver\" && \$7 == \"unavailable\" && \$8 ~ /ENOENT/" | grep -q .' "$K"
 fi
 
 [ $fail = 0 ] && echo "check-kernel [$cpu]: all checks passed" || echo "check-kernel [$cpu]: FAILED"
