@@ -80,6 +80,7 @@ static void check_model(const struct limits *l)
         CHECK(limits_ceiling("sha256", 0, &v, why, sizeof why) == 0 && v > 0, "sha256: %s", why);
 }
 
+#if defined(__x86_64__)
 /* Fastest of many 16 KiB CBC encryptions through the direct impl, in TSC time: the quietest
  * moment, to set against a ceiling taken from the fastest microbenchmark runs. */
 static void check_reality(const struct limits *l)
@@ -116,8 +117,9 @@ static void check_reality(const struct limits *l)
           mbs, ceil);
     CHECK(mbs >= ceil * 0.70, "measured %.0f MB/s is far below the ceiling %.0f", mbs, ceil);
 }
+#endif
 
-static void check_describe(void)
+static void check_describe(int measured)
 {
     char *text = NULL;
     size_t len = 0;
@@ -130,7 +132,7 @@ static void check_describe(void)
         bad += !colon || colon == ln || !colon[2];
         lines++;
     }
-    CHECK(lines >= 3 && !bad, "limits_describe: %d lines, %d not \"key: value\"", lines, bad);
+    CHECK(lines >= (measured ? 3 : 1) && !bad, "limits_describe: %d lines, %d not \"key: value\"", lines, bad);
     free(text);
 }
 
@@ -147,7 +149,7 @@ int main(void)
     if (rc != 0)
         UNAVAILABLE("limits", l->why);
 #endif
-    check_describe();
+    check_describe(rc == 0);
     if (rc != 0)
         return check_done();
     printf("limits_measure took %.0f ms; core %.0f MHz, TSC %.0f MHz\n", t1 - t0, l->core_mhz,
