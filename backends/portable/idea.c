@@ -7,17 +7,17 @@
 
 #include "bytes.h"
 
-/* a * b mod 65537 with 0 meaning 65536; branch-free on the operands' values would cost
- * more than OpenSSL's no-asm does, which branches the same way. */
-static inline uint16_t mul(uint32_t a, uint32_t b)
+/* a * b mod 65537 for a, b < 2^16, where 0 stands for 2^16. A zero product means one operand
+ * was 2^16 = -1: then the result is -(a + b) + 1 (the other operand negated), mod 2^16.
+ * The branch is on data, as in OpenSSL's no-asm IDEA; it is taken once in 2^15 words. */
+static inline uint32_t mul(uint32_t a, uint32_t b)
 {
-    if (a == 0)
-        return (uint16_t)(65537 - b);
-    if (b == 0)
-        return (uint16_t)(65537 - a);
     uint32_t p = a * b;
-    uint32_t lo = p & 0xffff, hi = p >> 16;
-    return (uint16_t)(lo - hi + (lo < hi));
+    if (p) {
+        uint32_t lo = p & 0xffff, hi = p >> 16;
+        return (lo - hi + (lo < hi)) & 0xffff;
+    }
+    return (1 - a - b) & 0xffff;
 }
 
 /* Multiplicative inverse mod 65537 (x^(p-2)); 0 (= 2^16 = -1) is its own inverse. */
@@ -72,27 +72,28 @@ void portable_idea_setkey_dec(struct portable_idea *k, const uint8_t key[16])
     memset(&e, 0, sizeof e);
 }
 
+/* The words live in 32-bit variables, cut to 16 bits only where a carry could leak. */
 static inline void idea_words(const uint16_t *z, uint16_t x[4])
 {
-    uint16_t x1 = x[0], x2 = x[1], x3 = x[2], x4 = x[3];
+    uint32_t x1 = x[0], x2 = x[1], x3 = x[2], x4 = x[3];
     for (int r = 0; r < 8; r++, z += 6) {
         x1 = mul(x1, z[0]);
-        x2 = (uint16_t)(x2 + z[1]);
-        x3 = (uint16_t)(x3 + z[2]);
+        x2 = (x2 + z[1]) & 0xffff;
+        x3 = (x3 + z[2]) & 0xffff;
         x4 = mul(x4, z[3]);
-        uint16_t t0 = mul((uint16_t)(x1 ^ x3), z[4]);
-        uint16_t t1 = mul((uint16_t)((x2 ^ x4) + t0), z[5]);
-        t0 = (uint16_t)(t0 + t1);
+        uint32_t t0 = mul(x1 ^ x3, z[4]);
+        uint32_t t1 = mul(((x2 ^ x4) + t0) & 0xffff, z[5]);
+        t0 = (t0 + t1) & 0xffff;
         x1 ^= t1;
         x4 ^= t0;
-        uint16_t t = (uint16_t)(x2 ^ t0);
-        x2 = (uint16_t)(x3 ^ t1);
+        uint32_t t = x2 ^ t0;
+        x2 = x3 ^ t1;
         x3 = t;
     }
-    x[0] = mul(x1, z[0]);
+    x[0] = (uint16_t)mul(x1, z[0]);
     x[1] = (uint16_t)(x3 + z[1]); /* the output transform undoes the last swap */
     x[2] = (uint16_t)(x2 + z[2]);
-    x[3] = mul(x4, z[3]);
+    x[3] = (uint16_t)mul(x4, z[3]);
 }
 
 static inline void idea_load(uint16_t x[4], const uint8_t *p)
