@@ -121,8 +121,14 @@ static void aes_gcm(struct vec_file *vf, const struct vec_rec *r, int bits)
     if (vec_negative(r)) { /* a wrong tag: opening must fail and release nothing */
         uint8_t full[16] = { 0 };
         memcpy(full, tag, tl < 16 ? tl : 16);
+        memset(out, 0xa5, cl);
         CHECK(tl == 16 && portable_gcm_open(&g, iv, ivl, aad, al, out, ct, cl, full) != 0,
               "%s:%d [%s]: GCM accepted a forged tag", AT(vf, r));
+        size_t leaked = 0;
+        for (size_t i = 0; i < cl; i++)
+            leaked += out[i] != 0;
+        CHECK(leaked == 0, "%s:%d [%s]: %zu plaintext bytes left after a failed open",
+              AT(vf, r), leaked);
         free(out);
         return;
     }
