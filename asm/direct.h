@@ -95,6 +95,8 @@ void ubench_vaesenc_lat(uint64_t iters); /* VAES on ymm */
 void ubench_vaesenc_tp(uint64_t iters);
 void ubench_pclmul_lat(uint64_t iters);
 void ubench_pclmul_tp(uint64_t iters);
+void ubench_vpclmul_lat(uint64_t iters); /* VPCLMULQDQ on ymm */
+void ubench_vpclmul_tp(uint64_t iters);
 void ubench_sha256rnds2_lat(uint64_t iters);
 void ubench_sha256rnds2_tp(uint64_t iters);
 void ubench_sha1rnds4_lat(uint64_t iters);

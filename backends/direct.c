@@ -61,10 +61,10 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 #define GCM(alg_, spec, name_, note_)                                                         \
     { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
       .init = direct_x86_gcm_init, .op = direct_x86_gcm_op, .cleanup = direct_x86_gcm_cleanup }
-#define GCM_NI "AES-NI CTR (8 in flight) then PCLMULQDQ GHASH (8 blocks per reduction) over " \
-               "4 KiB chunks: two passes, not stitched as OpenSSL's"
+#define GCM_NI "AES-NI CTR (8 in flight) then PCLMULQDQ GHASH (16 blocks per reduction) "   \
+               "over 4 KiB chunks: two passes, not stitched as OpenSSL's"
 #define GCM_V "VAES ymm CTR (16 in flight) then VPCLMULQDQ ymm GHASH (2 blocks per "          \
-              "instruction, 8 per reduction) over 4 KiB chunks: two passes, not stitched"
+              "instruction, 16 per reduction) over 4 KiB chunks: two passes, not stitched"
 #define SHA(alg_, fn, note_)                                                                  \
     { .alg = alg_, .name = "direct", COMMON, .data = &sha, .note = note_, .ctx_size = 16,     \
       .init = direct_x86_sha_init, .op = fn }

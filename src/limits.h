@@ -8,7 +8,8 @@
  *   CBC decrypt  16 B per rounds x AESENC reciprocal throughput (AESDEC taken as AESENC)
  *   CTR          the better of 16 B per rounds x AESENC recip. throughput and, with VAES on
  *                ymm, 32 B per rounds x VAESENC recip. throughput
- *   GCM          min(CTR, GHASH); GHASH = 16 B per 3 PCLMULQDQ (Karatsuba) recip. throughput
+ *   GCM          min(CTR, GHASH); GHASH = 16 B per 3 PCLMULQDQ (Karatsuba) recip. throughput,
+ *                or 32 B per 3 VPCLMULQDQ on ymm where measured and better
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
  * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. Instructions the CPU lacks or that
@@ -20,7 +21,8 @@
 #include <stdio.h>
 
 enum limits_insn {
-    LIM_AESENC, LIM_VAESENC, LIM_PCLMULQDQ, LIM_SHA256RNDS2, LIM_SHA1RNDS4, LIM_COUNT
+    LIM_AESENC, LIM_VAESENC, LIM_PCLMULQDQ, LIM_VPCLMULQDQ, LIM_SHA256RNDS2, LIM_SHA1RNDS4,
+    LIM_COUNT
 };
 
 struct limits_insn_result {

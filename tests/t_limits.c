@@ -24,13 +24,15 @@ static void check_insns(const struct limits *l)
 {
     static const enum feature need[LIM_COUNT] = {
         [LIM_AESENC] = FEAT_AESNI, [LIM_VAESENC] = FEAT_VAES,
-        [LIM_PCLMULQDQ] = FEAT_PCLMULQDQ, [LIM_SHA256RNDS2] = FEAT_SHA,
+        [LIM_PCLMULQDQ] = FEAT_PCLMULQDQ, [LIM_VPCLMULQDQ] = FEAT_VPCLMULQDQ,
+        [LIM_SHA256RNDS2] = FEAT_SHA,
         [LIM_SHA1RNDS4] = FEAT_SHA,
     };
     double ratio = l->core_mhz / l->tsc_mhz;
     for (int i = 0; i < LIM_COUNT; i++) {
         const struct limits_insn_result *r = &l->insn[i];
-        int usable = cpu_has(need[i]) && (i != LIM_VAESENC || cpu_has(FEAT_AVX2));
+        int wide = i == LIM_VAESENC || i == LIM_VPCLMULQDQ;
+        int usable = cpu_has(need[i]) && (!wide || cpu_has(FEAT_AVX2));
         CHECK(r->ok == usable, "%s measured=%d but usable=%d", r->name, r->ok, usable);
         if (!r->ok) {
             UNAVAILABLE(r->name, r->why);

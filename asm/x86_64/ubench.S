@@ -455,4 +455,86 @@ ubench_sha1rnds4_tp:
     ret
     .size   ubench_sha1rnds4_tp, .-ubench_sha1rnds4_tp
 
+/* void ubench_vpclmul_lat(uint64_t iters): VPCLMULQDQ ymm chain */
+    .globl  ubench_vpclmul_lat
+    .type   ubench_vpclmul_lat, @function
+    .p2align 4
+ubench_vpclmul_lat:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    decq    %rdi
+    jnz     1b
+2:
+    vzeroupper
+    ret
+    .size   ubench_vpclmul_lat, .-ubench_vpclmul_lat
+
+/* void ubench_vpclmul_tp(uint64_t iters): VPCLMULQDQ ymm, 12 chains */
+    .globl  ubench_vpclmul_tp
+    .type   ubench_vpclmul_tp, @function
+    .p2align 4
+ubench_vpclmul_tp:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm1, %ymm1
+    vpclmulqdq $0x00, %ymm15, %ymm2, %ymm2
+    vpclmulqdq $0x00, %ymm15, %ymm3, %ymm3
+    vpclmulqdq $0x00, %ymm15, %ymm4, %ymm4
+    vpclmulqdq $0x00, %ymm15, %ymm5, %ymm5
+    vpclmulqdq $0x00, %ymm15, %ymm6, %ymm6
+    vpclmulqdq $0x00, %ymm15, %ymm7, %ymm7
+    vpclmulqdq $0x00, %ymm15, %ymm8, %ymm8
+    vpclmulqdq $0x00, %ymm15, %ymm9, %ymm9
+    vpclmulqdq $0x00, %ymm15, %ymm10, %ymm10
+    vpclmulqdq $0x00, %ymm15, %ymm11, %ymm11
+    vpclmulqdq $0x00, %ymm15, %ymm0, %ymm0
+    vpclmulqdq $0x00, %ymm15, %ymm1, %ymm1
+    vpclmulqdq $0x00, %ymm15, %ymm2, %ymm2
+    vpclmulqdq $0x00, %ymm15, %ymm3, %ymm3
+    vpclmulqdq $0x00, %ymm15, %ymm4, %ymm4
+    vpclmulqdq $0x00, %ymm15, %ymm5, %ymm5
+    vpclmulqdq $0x00, %ymm15, %ymm6, %ymm6
+    vpclmulqdq $0x00, %ymm15, %ymm7, %ymm7
+    vpclmulqdq $0x00, %ymm15, %ymm8, %ymm8
+    vpclmulqdq $0x00, %ymm15, %ymm9, %ymm9
+    vpclmulqdq $0x00, %ymm15, %ymm10, %ymm10
+    vpclmulqdq $0x00, %ymm15, %ymm11, %ymm11
+    decq    %rdi
+    jnz     1b
+2:
+    vzeroupper
+    ret
+    .size   ubench_vpclmul_tp, .-ubench_vpclmul_tp
+
     .section .note.GNU-stack, "", @progbits
