@@ -180,6 +180,32 @@ static inline __attribute__((always_inline)) void dec_words(const uint32_t *rk, 
     st[3] = DEC_LAST(t3, t2, t1, t0, rk[3]);
 }
 
+/* Two independent blocks round by round (counter modes): one block's rounds wait on each
+ * other's table loads; a second block fills those waits. */
+#define ENC_PAIR(d0, d1, d2, d3, s0, s1, s2, s3, k)                                           \
+    do {                                                                                      \
+        ENC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k);                                         \
+        ENC_ROUND(d0##b, d1##b, d2##b, d3##b, s0##b, s1##b, s2##b, s3##b, k);                 \
+    } while (0)
+
+static inline __attribute__((always_inline)) void enc2_words(const uint32_t *rk,
+                                                             unsigned rounds, uint32_t a[4],
+                                                             uint32_t b[4])
+{
+    uint32_t s0 = a[0] ^ rk[0], s1 = a[1] ^ rk[1], s2 = a[2] ^ rk[2], s3 = a[3] ^ rk[3];
+    uint32_t s0b = b[0] ^ rk[0], s1b = b[1] ^ rk[1], s2b = b[2] ^ rk[2], s3b = b[3] ^ rk[3];
+    uint32_t t0, t1, t2, t3, t0b, t1b, t2b, t3b;
+    ROUNDS(ENC_PAIR, rk, rounds);
+    a[0] = ENC_LAST(t0, t1, t2, t3, rk[0]);
+    a[1] = ENC_LAST(t1, t2, t3, t0, rk[1]);
+    a[2] = ENC_LAST(t2, t3, t0, t1, rk[2]);
+    a[3] = ENC_LAST(t3, t0, t1, t2, rk[3]);
+    b[0] = ENC_LAST(t0b, t1b, t2b, t3b, rk[0]);
+    b[1] = ENC_LAST(t1b, t2b, t3b, t0b, rk[1]);
+    b[2] = ENC_LAST(t2b, t3b, t0b, t1b, rk[2]);
+    b[3] = ENC_LAST(t3b, t0b, t1b, t2b, rk[3]);
+}
+
 /* GCC's reassociation would turn the XOR trees above back into chains. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define KEEP_TREES __attribute__((optimize("no-tree-reassoc", "no-tree-slp-vectorize")))
@@ -262,20 +288,49 @@ KEEP_TREES void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t i
     store_block(iv, prev);
 }
 
+/* The next counter block: the whole 128 bits big-endian in CTR mode (as OpenSSL's
+ * CRYPTO_ctr128), only the low 32 bits in GCM (SP 800-38D inc32). */
+static inline void ctr_next(uint32_t w[4], int wide)
+{
+    if (++w[3] == 0 && wide && ++w[2] == 0 && ++w[1] == 0)
+        ++w[0];
+}
+
+static inline void xor_block(uint8_t *out, const uint8_t *in, const uint32_t ks[4])
+{
+    for (int i = 0; i < 4; i++)
+        store32_be(out + 4 * i, load32_be(in + 4 * i) ^ ks[i]);
+}
+
+/* Counter mode over whole blocks, two at a time; c is left at the next counter. */
+static inline __attribute__((always_inline)) void ctr_blocks(const struct portable_aes *k,
+                                                             uint32_t c[4], uint8_t *out,
+                                                             const uint8_t *in, size_t nblocks,
+                                                             int wide)
+{
+    for (; nblocks >= 2; nblocks -= 2, in += 32, out += 32) {
+        uint32_t s[4] = { c[0], c[1], c[2], c[3] };
+        ctr_next(c, wide);
+        uint32_t u[4] = { c[0], c[1], c[2], c[3] };
+        ctr_next(c, wide);
+        enc2_words(k->rk, k->rounds, s, u);
+        xor_block(out, in, s);
+        xor_block(out + 16, in + 16, u);
+    }
+    if (nblocks) {
+        uint32_t s[4] = { c[0], c[1], c[2], c[3] };
+        ctr_next(c, wide);
+        enc_words(k->rk, k->rounds, s);
+        xor_block(out, in, s);
+    }
+}
+
 KEEP_TREES void portable_aes_ctr32_xor(const struct portable_aes *k, uint8_t ctr[16],
                                        uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     uint32_t c[4];
     load_block(c, ctr);
-    for (; nblocks--; in += 16, out += 16) {
-        uint32_t s[4] = { c[0], c[1], c[2], c[3] };
-        enc_words(k->rk, k->rounds, s);
-        c[3]++;
-        store32_be(out, load32_be(in) ^ s[0]);
-        store32_be(out + 4, load32_be(in + 4) ^ s[1]);
-        store32_be(out + 8, load32_be(in + 8) ^ s[2]);
-        store32_be(out + 12, load32_be(in + 12) ^ s[3]);
-    }
+    ctr_blocks(k, c, out, in, nblocks, 0);
     store32_be(ctr + 12, c[3]);
 }
 
@@ -289,15 +344,8 @@ int portable_aes_ctr_init(struct portable_aes_ctr *c, const uint8_t *key, size_t
     return 0;
 }
 
-/* The whole 128-bit block is the counter, big-endian, as OpenSSL's CRYPTO_ctr128. */
-static inline void ctr_next(uint32_t w[4])
-{
-    if (++w[3] == 0 && ++w[2] == 0 && ++w[1] == 0)
-        ++w[0];
-}
-
-KEEP_TREES void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, const uint8_t *in,
-                          size_t len)
+KEEP_TREES void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out,
+                                     const uint8_t *in, size_t len)
 {
     size_t i = 0;
     while (c->used < 16 && i < len) /* the rest of a keystream block begun last time */
@@ -306,19 +354,13 @@ KEEP_TREES void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, c
         return;
     uint32_t ctr[4];
     load_block(ctr, c->ctr);
-    for (; i + 16 <= len; i += 16) {
-        uint32_t s[4] = { ctr[0], ctr[1], ctr[2], ctr[3] };
-        enc_words(c->key.rk, c->key.rounds, s);
-        ctr_next(ctr);
-        store32_be(out + i, load32_be(in + i) ^ s[0]);
-        store32_be(out + i + 4, load32_be(in + i + 4) ^ s[1]);
-        store32_be(out + i + 8, load32_be(in + i + 8) ^ s[2]);
-        store32_be(out + i + 12, load32_be(in + i + 12) ^ s[3]);
-    }
+    size_t full = (len - i) / 16;
+    ctr_blocks(&c->key, ctr, out + i, in + i, full, 1);
+    i += 16 * full;
     if (i < len) {
         uint32_t s[4] = { ctr[0], ctr[1], ctr[2], ctr[3] };
         enc_words(c->key.rk, c->key.rounds, s);
-        ctr_next(ctr);
+        ctr_next(ctr, 1);
         store_block(c->ks, s);
         c->used = 0;
         while (i < len)
