@@ -20,7 +20,7 @@ static int measured;
 
 #include "direct.h"
 
-#define WINDOWS 5
+#define WINDOWS 7
 #define PAIRS 5
 
 static const struct probe {
@@ -59,11 +59,12 @@ static int cmpd(const void *a, const void *b)
 }
 
 /* Cycles per instruction. Runs alternate with dependent-add samples in windows of PAIRS;
- * within a window (~1 ms, too short for the clock to move much) the fastest run and the
+ * within a window (~0.5 ms, too short for the clock to move much) the fastest run and the
  * fastest add sample are taken, which drops interruptions of either, and their ratio is the
  * instruction's time in core cycles at that window's clock. The median over WINDOWS windows
- * is kept (a constant of the silicon, whatever the clock did between windows); *tsc is the
- * fastest run in TSC cycles. */
+ * is kept (a constant of the silicon, whatever the clock did between windows; on a shared
+ * host either half can be slowed for longer than a window, so neither extreme is trusted).
+ * *tsc is the fastest run in TSC cycles. */
 static double core_per_insn(void (*fn)(uint64_t), uint64_t iters, double *tsc)
 {
     double core[WINDOWS], best_tsc = 1e30;

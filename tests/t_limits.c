@@ -46,7 +46,7 @@ static void check_insns(const struct limits *l)
         CHECK(r->tp_core >= 0.1 && r->tp_core <= r->lat_core * 1.25,
               "%s reciprocal throughput %.2f vs latency %.2f", r->name, r->tp_core, r->lat_core);
         /* counted at the clock of its own window, about the fastest one seen */
-        CHECK(r->lat_core <= r->lat_tsc * ratio * 1.05 && r->lat_core >= r->lat_tsc * 0.3,
+        CHECK(r->lat_core <= r->lat_tsc * ratio * 1.5 && r->lat_core >= r->lat_tsc * 0.3,
               "%s: %.2f core cycles against %.2f TSC cycles at %.2f core/TSC", r->name,
               r->lat_core, r->lat_tsc, ratio);
     }
@@ -115,9 +115,11 @@ static void check_reality(const struct limits *l)
     double mbs = 16384 / best * l->tsc_mhz;
     printf("direct aes-128-cbc encrypt: best %.0f MB/s, ceiling %.0f MB/s (%.1f%%)\n", mbs, ceil,
            100 * mbs / ceil);
-    CHECK(mbs <= ceil * 1.10, "measured %.0f MB/s beats the ceiling %.0f: wrong model or clock",
+    /* wide enough for a busy shared host, narrow enough to catch a wrong model (x1.4 for
+     * 10 vs 14 rounds, x2 for a throughput taken for a latency) or a wrong clock */
+    CHECK(mbs <= ceil * 1.25, "measured %.0f MB/s beats the ceiling %.0f: wrong model or clock",
           mbs, ceil);
-    CHECK(mbs >= ceil * 0.70, "measured %.0f MB/s is far below the ceiling %.0f", mbs, ceil);
+    CHECK(mbs >= ceil * 0.65, "measured %.0f MB/s is far below the ceiling %.0f", mbs, ceil);
 }
 #endif
 
