@@ -143,13 +143,13 @@ static char *driver_note(const struct kcrypto_driver *d, const char *xfer)
                d->selftest[0] ? d->selftest : "not reported", xfer);
 }
 
-/* How data reaches the kernel, and for AEADs how much one message may carry. */
-static const char *transfer_note(const struct algo *a)
+/* How data reaches the kernel, and for AEADs how much one message may carry (malloc'd). */
+static char *transfer_note(const struct algo *a)
 {
     long optmem = 0;
     size_t max = afalg_aead_max(&optmem);
     if (a->kind != ALGO_AEAD || !max)
-        return afalg_transfer_note(a->kind);
+        return xstrdup(afalg_transfer_note(a->kind));
     return fmt("%s; one message of at most ~%zu KiB (AF_ALG charges a request to "
                "net.core.optmem_max, %ld here)",
                afalg_transfer_note(a->kind), max / 1024, optmem);
@@ -157,7 +157,7 @@ static const char *transfer_note(const struct algo *a)
 
 static void add_algo(const struct algo *a, const struct kalg *k, const char *extra)
 {
-    const char *xfer = transfer_note(a);
+    char *xfer = transfer_note(a);
     const struct kcrypto_driver *def = kcrypto_default(a->kernel, a->afalg_type);
     add(a, "kernel", a->kernel, k ? k->modules : NULL,
         def ? fmt("the kernel's choice for %s: %s (highest priority, %d, module %s); %s",
@@ -173,7 +173,8 @@ static void add_algo(const struct algo *a, const struct kalg *k, const char *ext
     qsort(v, nv, sizeof v[0], by_priority);
     for (size_t i = 0; i < nv; i++) {
         char *drv = xstrdup(v[i]->driver);
-        add(a, drv, drv, NULL, driver_note(v[i], xfer));
+        const char *mod = strcmp(v[i]->module, "kernel") ? xstrdup(v[i]->module) : NULL;
+        add(a, drv, drv, mod, driver_note(v[i], xfer));
     }
 
     char alg[64], drv[128];
@@ -186,6 +187,7 @@ static void add_algo(const struct algo *a, const struct kalg *k, const char *ext
             d ? driver_note(d, xfer)
               : fmt("bound by driver name from " EXTRA_ENV " (not in /proc/crypto); %s", xfer));
     }
+    free(xfer); /* the notes hold copies */
 }
 
 /* Upper bound on the implementations: per algorithm, "kernel", its drivers and the extras. */

@@ -4,10 +4,19 @@
  * implementation must say so with the kernel option to enable. Where it works (the emulated
  * kernels of tests/kernel) every available implementation must match known answers and
  * OpenSSL on random lengths, in place, across chained operations, in both directions. */
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <openssl/evp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "afalg.h"
 #include "algo.h"
@@ -371,6 +380,129 @@ static void test_available(void)
     CHECK(tested > 0, "AF_ALG works but no kernel implementation was available");
 }
 
+/* Runs fn in a child process (its own registry, environment and seccomp filter); the
+ * child's failures print there and come back as its exit status. */
+static void in_child(const char *what, void (*fn)(const void *), const void *arg)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int before = check_failed;
+        fn(arg);
+        fflush(stdout);
+        _exit(check_failed > before ? 1 : 0);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+          "%s: child failed (status %#x)", what, st);
+}
+
+/* The directory of tests/kernel's captured tables: $T_AFALG_FIXTURES, tests/kernel from the
+ * repository root, or three levels above the binary (build/<dir>/tests/t_afalg). */
+static const char *fixture(const char *name, char *buf, size_t n)
+{
+    const char *env = getenv("T_AFALG_FIXTURES");
+    char exe[512];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[l > 0 ? l : 0] = 0;
+    for (int i = 0; i < 3 && strrchr(exe, '/'); i++)
+        *strrchr(exe, '/') = 0;
+    const char *dirs[] = { env ? env : "", "tests/kernel", exe };
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(buf, n, "%s%s%s", dirs[i], i == 2 ? "/../tests/kernel/" : "/", name);
+        if (dirs[i][0] && access(buf, R_OK) == 0)
+            return buf;
+    }
+    return NULL;
+}
+
+/* The backend built from a captured /proc/crypto (Linux 6.1, -cpu max): every driver of the
+ * algorithm, highest priority first, internal helpers (__cbc-aes-aesni) left out, and
+ * "kernel" labelled with the driver the kernel resolves to. */
+static void fixture_child(const void *path)
+{
+    setenv("ACCELSCOPE_PROC_CRYPTO", path, 1);
+    char why[256];
+    CHECK(kcrypto_reload(why, sizeof why) > 50, "fixture: %s", why);
+    const struct kcrypto_driver *d = kcrypto_default("cbc(aes)", "skcipher");
+    CHECK(d && strcmp(d->driver, "cbc-aes-aesni") == 0 && d->priority == 400 &&
+              strcmp(d->module, "aesni_intel") == 0 && strcmp(d->selftest, "passed") == 0,
+          "fixture: cbc(aes) resolves to %s", d ? d->driver : "nothing");
+    d = kcrypto_default("sha256", "hash");
+    CHECK(d && strcmp(d->driver, "sha256-avx2") == 0, "fixture: sha256 resolves to %s",
+          d ? d->driver : "nothing");
+    CHECK(kcrypto_by_driver("__cbc-aes-aesni") && kcrypto_by_driver("__cbc-aes-aesni")->internal,
+          "fixture: __cbc-aes-aesni not seen as internal");
+
+    static const char *const want[][5] = {
+        { "aes-128-cbc", "kernel", "cbc-aes-aesni", "cbc(aes-generic)", NULL },
+        { "aes-256-gcm", "kernel", "generic-gcm-aesni",
+          "gcm_base(ctr(aes-generic),ghash-generic)", NULL },
+        { "sha256", "kernel", "sha256-avx2", "sha256-avx", "sha256-ssse3" },
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        size_t k = 1;
+        for (size_t i = 0; i < registry_count(); i++) {
+            const struct impl *im = registry_get(i);
+            if (!is_afalg(im) || strcmp(im->alg, want[w][0]) != 0)
+                continue;
+            CHECK(k >= 5 || !want[w][k] || strcmp(im->name, want[w][k]) == 0,
+                  "fixture: %s implementation %zu is %s, want %s", want[w][0], k, im->name,
+                  k < 5 && want[w][k] ? want[w][k] : "none");
+            k++;
+        }
+        CHECK(k >= 4, "fixture: %s has %zu kernel implementations", want[w][0], k - 1);
+    }
+    const struct impl *im = registry_find("aes-128-cbc", "kernel");
+    CHECK(im && strstr(im->note, "cbc-aes-aesni") && strstr(im->note, "400"),
+          "fixture: kernel note: %s", im ? im->note : "none");
+    im = registry_find("aes-128-cbc", "cbc(aes-generic)");
+    CHECK(im && strstr(im->note, "priority 100") && strstr(im->note, "self-test passed"),
+          "fixture: driver note: %s", im ? im->note : "none");
+}
+
+/* A sandbox that refuses AF_ALG sockets (seccomp returning EPERM or EACCES) is named as
+ * such, not mistaken for a kernel without AF_ALG. */
+static void seccomp_child(const void *arg)
+{
+    int err = *(const int *)arg;
+#if defined(__x86_64__)
+    const unsigned arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+    const unsigned arch = AUDIT_ARCH_AARCH64;
+#else
+    const unsigned arch = 0;
+#endif
+    if (!arch) {
+        UNAVAILABLE("seccomp test", "filter written for x86_64 and aarch64 only");
+        return;
+    }
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 0, 5),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_ALG, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = { .len = sizeof f / sizeof f[0], .filter = f };
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+        UNAVAILABLE("seccomp test", "cannot install a seccomp filter here");
+        return;
+    }
+    const char *name = err == EPERM ? "EPERM" : "EACCES";
+    char why[256];
+    CHECK(!kcrypto_afalg_status(why, sizeof why) && strstr(why, name) && strstr(why, "seccomp"),
+          "seccomp %s: status says %s", name, why);
+    const struct impl *im = registry_find("sha256", "kernel");
+    CHECK(im && !im->available(im, why, sizeof why) && strstr(why, name) &&
+              strstr(why, "sandbox"),
+          "seccomp %s: kernel/sha256 says %s", name, im ? why : "(missing)");
+    printf("seccomp %s: %s\n", name, why);
+}
+
 int main(void)
 {
     char status[256];
@@ -380,6 +512,14 @@ int main(void)
     printf("seed %#llx\n", (unsigned long long)seed);
     int ok = kcrypto_afalg_status(status, sizeof status);
     printf("afalg: %s\n", status);
+    char fx[600];
+    if (fixture("proc-crypto-6.1-max.txt", fx, sizeof fx))
+        in_child("fixture", fixture_child, fx);
+    else
+        CHECK(0, "tests/kernel/proc-crypto-6.1-max.txt not found (set T_AFALG_FIXTURES)");
+    static const int errs[] = { EPERM, EACCES };
+    for (size_t i = 0; i < 2; i++)
+        in_child("seccomp", seccomp_child, &errs[i]);
     test_parser();
     test_listing();
     if (ok) {

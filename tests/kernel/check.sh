@@ -15,6 +15,29 @@ expect() { # description, then a command that must succeed
     if "$@" >/dev/null 2>&1; then ok "$what"; else bad "$what"; fi
 }
 section() { awk -v s="=== $1" '$0 == s { on = 1; next } /^=== / { on = 0 } on' "$log"; }
+# CSV (RFC 4180, src/csv.c) of a section to tab-separated, columns found by their header names:
+# 1 algorithm, 2 path, 3 implementation, 4 bytes, 5 mb_per_s, 6 cpu_utilisation, 7 status,
+# 8 reason.
+csv_tsv() { section "$1" | awk '
+    function split_csv(line, f,    n, i, c, q, v) {
+        n = 1; v = ""; q = 0
+        for (i = 1; i <= length(line); i++) {
+            c = substr(line, i, 1)
+            if (q) { if (c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
+                     else if (c == "\"") q = 0; else v = v c }
+            else if (c == "\"") q = 1
+            else if (c == ",") { f[n++] = v; v = "" }
+            else v = v c
+        }
+        f[n] = v
+        return n
+    }
+    !/,/ { next }
+    !cols { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; cols = 1; next }
+    { split_csv($0, f)
+      print f[col["algorithm"]] "\t" f[col["path"]] "\t" f[col["implementation"]] "\t" \
+            f[col["bytes"]] "\t" f[col["mb_per_s"]] "\t" f[col["cpu_utilisation"]] "\t" \
+            f[col["status"]] "\t" f[col["reason"]] }'; }
 
 # Drivers whose CPU features -cpu qemu64 lacks (AES-NI, PCLMULQDQ, SSSE3, AVX, AVX2, SHA-NI).
 ACCEL='aesni|clmulni|ssse3|avx|sha(1|256)-ni|chacha20-simd'
@@ -72,26 +95,7 @@ if [ "$have" = yes ]; then
     # CSV (RFC 4180, src/csv.c) to tab-separated, columns found by their header names:
     # 1 algorithm, 2 path, 3 implementation, 4 bytes, 5 mb_per_s, 6 cpu_utilisation,
     # 7 status, 8 reason.
-    R=$(section run | awk '
-        function split_csv(line, f,    n, i, c, q, v) {
-            n = 1; v = ""; q = 0
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (q) { if (c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
-                         else if (c == "\"") q = 0; else v = v c }
-                else if (c == "\"") q = 1
-                else if (c == ",") { f[n++] = v; v = "" }
-                else v = v c
-            }
-            f[n] = v
-            return n
-        }
-        !/,/ { next }
-        !cols { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; cols = 1; next }
-        { split_csv($0, f)
-          print f[col["algorithm"]] "\t" f[col["path"]] "\t" f[col["implementation"]] "\t" \
-                f[col["bytes"]] "\t" f[col["mb_per_s"]] "\t" f[col["cpu_utilisation"]] "\t" \
-                f[col["status"]] "\t" f[col["reason"]] }')
+    R=$(csv_tsv run)
     K=$(echo "$R" | awk -F'\t' '$2 == "kernel"')
     rows=$(echo "$K" | grep -c .)
     echo "check-kernel [$cpu]: accelscope run -p kernel: $rows rows (TCG: figures say nothing of real hardware)"
@@ -106,6 +110,11 @@ if [ "$have" = yes ]; then
             'echo "$0" | awk -F"\t" -v a="$1" "\$1 == a && \$3 == \"kernel\" && \$7 == \"ok\"" | grep -q . &&
              [ $(echo "$0" | awk -F"\t" -v a="$1" "\$1 == a && \$7 == \"ok\"" | wc -l) -ge 4 ]' "$K" "$a"
     done
+    D=$(csv_tsv run-decrypt | awk -F'\t' '$2 == "kernel"')
+    bads=$(echo "$D" | awk -F'\t' '!($7 == "ok" && $5 + 0 > 0) { print $1 "/" $3 "/" $4 ": " $7 " " $8 }')
+    [ -z "$bads" ] || echo "$bads" | sed "s/^/check-kernel [$cpu]:   /"
+    expect "accelscope run --decrypt: every kernel implementation verified and measured" \
+        sh -c '[ -z "$1" ] && [ $(echo "$0" | grep -c .) -ge 8 ]' "$D" "$bads"
     expect "accelscope run: the missing driver is unavailable with ENOENT" sh -c \
         'echo "$0" | awk -F"\t" "\$3 == \"sha256-no-such-driver\" && \$7 == \"unavailable\" && \$8 ~ /ENOENT/" | grep -q .' "$K"
 fi

@@ -89,6 +89,7 @@ aesni_intel ghash_clmulni_intel sha1_ssse3 sha256_ssse3 sha512_ssse3 chacha_x86_
 EOF
 cp "$BUILD/tests/t_afalg" "$IMG/t_afalg"
 cp "$ROOT"/tests/vectors/*.txt "$IMG/vectors/"
+mkdir -p "$IMG/fixtures" && cp "$ROOT"/tests/kernel/proc-crypto-*.txt "$IMG/fixtures/"
 bins="$IMG/t_afalg"
 if [ -x "$BIN" ]; then cp "$BIN" "$IMG/accelscope"; bins="$bins $IMG/accelscope"; fi
 # Shared libraries as ldd resolves them on the host, at the same paths.
