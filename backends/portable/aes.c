@@ -98,7 +98,7 @@ int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t k
             k->rk[4 * r + c] = w;
         }
     }
-    memset(&e, 0, sizeof e);
+    wipe(&e, sizeof e);
     return 0;
 }
 

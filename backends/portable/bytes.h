@@ -125,6 +125,15 @@ static inline void store64_le(uint8_t *p, uint64_t v)
 
 #endif
 
+/* Clears key material on the stack: through a volatile pointer, so the stores are not
+ * dropped as dead the way a memset of a dying local may be. */
+static inline void wipe(void *p, size_t n)
+{
+    volatile uint8_t *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
 /* Rotations written so a count of 0 is never shifted by 32 (undefined). */
 static inline uint32_t rotl32(uint32_t x, unsigned n)
 {

@@ -83,7 +83,7 @@ void portable_chacha20_xor(const uint8_t key[32], uint32_t counter, const uint8_
         for (size_t i = 0; i < len; i++)
             out[i] = in[i] ^ ks[i];
     }
-    memset(ks, 0, sizeof ks);
+    wipe(ks, sizeof ks);
 }
 
 /* ---- Poly1305 (RFC 8439 2.5): h = (h + m) * r mod 2^130 - 5 over 16-byte blocks ---- */
@@ -290,7 +290,7 @@ void portable_poly1305_final(struct portable_poly1305 *p, uint8_t tag[16])
         poly_blocks(p, p->buf, 16, 0);
     }
     poly_finish(p, tag);
-    memset(p, 0, sizeof *p);
+    wipe(p, sizeof *p);
 }
 
 /* ---- AEAD (RFC 8439 2.8) ---- */
@@ -344,7 +344,7 @@ static void aead_crypt(const uint8_t key[32], const uint8_t nonce[12], const uin
     store64_le(lens + 8, len);
     portable_poly1305_update(&p, lens, 16);
     portable_poly1305_final(&p, tag);
-    memset(ks, 0, sizeof ks);
+    wipe(ks, sizeof ks);
 }
 
 void portable_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[12],

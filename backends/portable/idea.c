@@ -69,7 +69,7 @@ void portable_idea_setkey_dec(struct portable_idea *k, const uint8_t key[16])
             dst[5] = e.k[6 * (7 - r) + 5];
         }
     }
-    memset(&e, 0, sizeof e);
+    wipe(&e, sizeof e);
 }
 
 /* The words live in 32-bit variables, cut to 16 bits only where a carry could leak. */
