@@ -1,0 +1,49 @@
+# Helpers for driving the real TUI in tmux: sourced by tests/tui/*.sh and tests/screenshots.sh.
+# Every tmux call goes to a private server (-L) so the tests never touch the user's sessions.
+
+TUI_SOCK=${TUI_SOCK:-accelscope-test-$$}
+TUI_T="tmux -L $TUI_SOCK -f /dev/null"
+
+# tui_start NAME COLS ROWS DIR CMD...: runs CMD in a fresh session; when it ends the pane
+# prints EXIT=<status> and the terminal modes (stty) so tests can check it was restored.
+tui_start() {
+    name=$1 cols=$2 rows=$3 dir=$4
+    shift 4
+    $TUI_T new-session -d -s "$name" -x "$cols" -y "$rows" -c "$dir" \
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $*; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600"
+    $TUI_T set-option -t "$name" -g status off >/dev/null 2>&1
+    $TUI_T resize-window -t "$name" -x "$cols" -y "$rows" >/dev/null 2>&1
+}
+
+tui_cap() { $TUI_T capture-pane -p -t "$1"; }
+tui_cap_e() { $TUI_T capture-pane -p -e -t "$1"; }
+tui_keys() { n=$1; shift; $TUI_T send-keys -t "$n" "$@"; }
+tui_pid() { $TUI_T list-panes -t "$1" -F '#{pane_pid}'; }
+tui_kill() { $TUI_T kill-session -t "$1" 2>/dev/null; }
+tui_kill_server() { $TUI_T kill-server 2>/dev/null; }
+
+# tui_wait NAME REGEX [SECONDS]: 0 once the pane shows REGEX (grep -E), 1 after the timeout.
+tui_wait() {
+    n=$1 re=$2 limit=${3:-10}
+    end=$(( $(date +%s%N) / 1000000 + limit * 1000 ))
+    while :; do
+        out=$(tui_cap "$n" 2>/dev/null) || return 1
+        printf '%s\n' "$out" | grep -Eq -- "$re" && return 0
+        [ "$(( $(date +%s%N) / 1000000 ))" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
+# tui_goto NAME REGEX [MAX]: presses Down until the line with the cursor glyph matches REGEX.
+tui_goto() {
+    n=$1 re=$2 max=${3:-40}
+    i=0
+    while [ $i -lt "$max" ]; do
+        out=$(tui_cap "$n" 2>/dev/null) || return 1
+        printf '%s\n' "$out" | grep -E '▶|>' | grep -Eq -- "(▶|>) ?\[.\] $re|(▶|>) ?$re" && return 0
+        tui_keys "$n" Down
+        sleep 0.03
+        i=$((i + 1))
+    done
+    return 1
+}

@@ -1,0 +1,226 @@
+#!/bin/sh
+# Drives the real TUI in tmux (send-keys, capture-pane) and checks what a user would see.
+# Usage: tests/tui/run.sh [path/to/accelscope]   (default ./accelscope)
+# Needs tmux and python3 (to parse the exported CSV). Ends with "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${1:-./accelscope}
+case "$bin" in /*) ;; *) bin=$(pwd)/$bin ;; esac
+[ -x "$bin" ] || { echo "tests/tui: no binary at $bin"; echo "0 passed, 1 failed"; exit 1; }
+for c in tmux python3; do
+    command -v $c >/dev/null 2>&1 || { echo "tests/tui: $c is missing (tests/install-deps.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+done
+. "$here/lib.sh"
+tmp=$(mktemp -d /tmp/accelscope-tui.XXXXXX)
+trap 'tui_kill_server; rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() {
+    fail=$((fail + 1)); echo "FAIL $1"
+    [ -n "${2:-}" ] && { echo "---- screen of $2:"; tui_cap "$2" 2>/dev/null | sed 's/^/    /'; echo "----"; }
+}
+# check NAME SESSION REGEX [SECONDS]
+check() { if tui_wait "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$2"; fi; }
+# check_not NAME SESSION REGEX: the screen does not show REGEX now.
+check_not() { if tui_cap "$2" | grep -Eq -- "$3"; then bad "$1" "$2"; else ok "$1"; fi; }
+app_pid() { ps -o pid= --ppid "$(tui_pid "$1")" | head -1 | tr -d ' '; }
+
+# Setup screen helpers: pick exactly these algorithms and sizes, time per cell 0.05 s.
+pick() { # pick SESSION "alg1 alg2" "size1 size2"
+    s=$1
+    tui_keys "$s" 5 Home Left Left Left n
+    for a in $2; do tui_keys "$s" Home; tui_goto "$s" "$a( |$)" && tui_keys "$s" Space; done
+    tui_keys "$s" Right Home n
+    for z in $3; do tui_keys "$s" Home; tui_goto "$s" "$z( |$)" && tui_keys "$s" Space; done
+    tui_keys "$s" Home; tui_goto "$s" 'time/cell'
+    i=0
+    while ! tui_cap "$s" | grep -q 'time/cell: . 0.05 s' && [ $i -lt 10 ]; do tui_keys "$s" -; sleep 0.05; i=$((i + 1)); done
+}
+
+# 1. Start-up: header, features strip, paths view, footer.
+tui_start main 100 32 "$tmp" "$bin"
+check "start: header names OpenSSL and the kernel" main 'accelscope · .*OpenSSL [0-9].*Linux '
+check "start: features strip with symbols" main 'features: .*(✔|✘)'
+check "start: footer shows the main keys" main 'r run .*\? help .*q quit'
+check "start: paths view lists implementations or reasons" main '(not measured yet|unavailable: )'
+
+# 2. Help lists every key; any key closes it.
+tui_keys main '?'
+check "help: opens" main 'Keys \(any key closes'
+check "help: lists export and demo keys" main 'export the rows of this view'
+tui_keys main x
+sleep 0.2
+check_not "help: any key closes it" main 'Keys \(any key closes'
+
+# 3. Pickers: algorithms, sizes, custom sizes validated as `run` does.
+pick main "sha256 aes-128-gcm" "16 B"
+tui_keys main Home; tui_goto main 'custom size' && tui_keys main Enter
+tui_keys main -l 'abc'; tui_keys main Enter
+check "custom size: 'abc' refused with what is accepted" main "bad size 'abc'; accepted"
+tui_keys main C-u; tui_keys main -l '4k'; tui_keys main Enter
+check "custom size: 4k added" main '\[x\] 4 KiB \(custom\)'
+tui_keys main Left Home; tui_goto main 'aes-128-cbc' && tui_keys main Space
+tui_keys main Right Home; tui_goto main 'custom size' && tui_keys main Enter
+tui_keys main -l '100'; tui_keys main Enter
+check "custom size: 100 refused for CBC (block rule)" main 'not a multiple of aes-128-cbc'
+tui_keys main Escape Left Home; tui_goto main 'aes-128-cbc' && tui_keys main Space
+check "setup: paths panel gives reasons" main '(no-asm|hardware) +(✔|✘|◐) [0-9]+ of [0-9]+ run here'
+
+# 4. Run: progress line, then bars with figures and speed-ups.
+tui_keys main 1 r
+check "run: progress line (cell i of n, elapsed, left)" main 'cell [0-9]+ of [0-9]+ .*elapsed .*left' 5
+check "run: finishes" main 'done in [0-9.]+ s' 60
+tui_keys main '<'
+check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s ×[0-9.]+'
+tui_keys main l
+check "log scale: legend says so" main 'scale log'
+tui_keys main l
+tui_keys main 2
+check "sizes view: groups per size" main 'aes-128-gcm encrypt 4 KiB'
+tui_keys main 3
+check "matrix view: best per column starred" main '[0-9.]+\*'
+tui_keys main 4
+check "machine view: measured core clock" main 'core clock: ([0-9]+ MHz|unknown)' 15
+tui_keys main End
+check "machine view: scrolls to the backends (/proc/crypto drivers)" main '(afalg|Backend)' 5
+tui_keys main 5
+check "setup view: pickers" main 'Algorithms +Block sizes and run +Paths and implementations'
+
+# 5. Mouse: a click on a tab switches views; a click on a bar selects it.
+click() { # click SESSION X Y (0-based)
+    hex=$(python3 -c "import sys;x,y=$2,$3;print(' '.join('%02x'%c for c in b'\x1b[M'+bytes([32,33+x,33+y])+b'\x1b[M'+bytes([35,33+x,33+y])))")
+    $TUI_T send-keys -t "$1" -H $hex
+}
+row=$(tui_cap main | grep -n ' 3 Matrix ' | head -1 | cut -d: -f1)
+col=$(tui_cap main | grep ' 3 Matrix ' | head -1 | python3 -c "import sys;print(sys.stdin.read().index('3 Matrix'))")
+click main "$col" $((row - 1))
+check "mouse: click on a tab" main 'best of each column highlighted'
+tui_keys main 1
+row=$(tui_cap main | grep -n 'openssl-int' | head -1 | cut -d: -f1)
+click main 20 $((row - 1))
+check "mouse: click selects a bar (details line)" main '/openssl-int · [0-9]+ (B|KiB):'
+
+# 6. Export: proposed name, written in the run --csv schema, parsed back.
+tui_keys main e
+check "export: proposes accelscope-HOST-YYYYMMDD-HHMMSS.csv" main 'Export [0-9]+ rows to: accelscope-.*-[0-9]{8}-[0-9]{6}\.csv'
+tui_keys main Enter
+check "export: status line reports the file" main 'wrote [0-9]+ rows to accelscope-'
+csv=$(ls "$tmp"/accelscope-*.csv 2>/dev/null | head -1)
+"$bin" run -a sha256 -s 16 -p c --time 0.01 --csv "$tmp/ref.csv" -q >/dev/null 2>&1
+if [ -n "$csv" ] && python3 - "$csv" "$tmp/ref.csv" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+ref = list(csv.reader(open(sys.argv[2])))
+assert rows[0] == ref[0], "header differs from run --csv"
+h = rows[0]
+body = [dict(zip(h, r)) for r in rows[1:]]
+assert body, "no rows"
+assert all(len(r) == len(h) for r in rows), "ragged rows"
+ok = [r for r in body if r["status"] == "ok"]
+assert ok and all(float(r["mb_per_s"]) > 0 for r in ok), "no measured row"
+assert {r["bytes"] for r in body} == {"16"}, "rows of another size than the view's"
+EOF
+then ok "export: CSV parses, same header as run --csv, only the view's rows"; else bad "export: CSV parses back"; fi
+name=$(basename "$csv")
+sum=$(cksum < "$csv")
+tui_keys main e C-u; tui_keys main -l "$name"; tui_keys main Enter
+check "export: asks before overwriting" main 'exists: overwrite it\?'
+tui_keys main n
+check "export: n keeps the file" main 'kept; choose another name'
+tui_keys main Escape
+[ "$(cksum < "$csv")" = "$sum" ] && ok "export: file untouched after n" || bad "export: file untouched after n"
+tui_keys main e C-u; tui_keys main -l "$name"; tui_keys main Enter y
+check "export: y replaces it" main "wrote [0-9]+ rows to $name"
+tui_keys main e C-u; tui_keys main -l "/nonexistent/x.csv"; tui_keys main Enter
+check "export: exact error in the status line" main 'export failed: cannot write /nonexistent/x.csv: folder /nonexistent does not exist'
+
+# 7. Resize between 80x24 and 200x60, and below the minimum.
+$TUI_T resize-window -t main -x 200 -y 60
+sleep 0.3
+if [ "$(tui_cap main | grep ' 1 Paths ' | wc -L)" -gt 150 ]; then ok "resize: uses 200 columns"; else bad "resize: uses 200 columns" main; fi
+$TUI_T resize-window -t main -x 70 -y 20
+check "resize: below 80x24 shows a clear message" main 'needs at least 80x24'
+$TUI_T resize-window -t main -x 80 -y 24
+check "resize: back to 80x24 redraws" main 'r run .*q quit'
+
+# 8. Quit restores the terminal.
+tui_keys main q
+check "quit: exit status 0" main 'EXIT=0'
+check "quit: terminal modes restored (icanon echo)" main '^icanon echo'
+
+# 9. Cancel: finished cells stay, the running one is marked.
+tui_start cancel 100 32 "$tmp" "$bin"
+tui_wait cancel 'q quit'
+pick cancel "sha256" "16 B 64 B 256 B 1 KiB 8 KiB 16 KiB"
+tui_keys cancel 2 r
+tui_wait cancel 'cell [3-9] of' 20
+tui_keys cancel r
+check "cancel: status line" cancel 'cancelled: [0-9]+ cells measured are kept'
+check "cancel: running cell marked cancelled" cancel 'cancelled$|cancelled: cancelled'
+check "cancel: finished cells keep their bars" cancel '[0-9.]+ (MB|GB|kB)/s'
+tui_keys cancel q
+
+# 10. Faults stay in their cell: crash, wrong output, hang (watchdog).
+tui_start faults 110 40 "$tmp" env ACCELSCOPE_TEST_FAULTS=1 "$bin"
+tui_wait faults 'q quit'
+pick faults "sha256" "16 B"
+tui_keys faults 1 r
+check "faults: run finishes despite a hang" faults 'done in' 60
+check "faults: crash shown in its cell" faults 'fault-crash +crashed \(SIGILL\)'
+check "faults: wrong output shown in its cell" faults 'fault-wrong +wrong output'
+check "faults: hang shown as timed out" faults 'fault-hang +timed out'
+check "faults: other cells still have figures" faults 'openssl +(█|#).*/s'
+tui_keys faults q
+
+# 11. Signals and a crash restore the terminal.
+for sig in TERM HUP INT SEGV; do
+    tui_start "sig$sig" 80 24 "$tmp" "$bin"
+    tui_wait "sig$sig" 'q quit'
+    if [ $sig = INT ]; then tui_keys "sig$sig" C-c; else kill -$sig "$(app_pid "sig$sig")"; fi
+    check "signal $sig: process ends" "sig$sig" 'EXIT=[0-9]+'
+    check "signal $sig: terminal restored" "sig$sig" '^icanon echo'
+done
+
+# 12. NO_COLOR: no colour escapes (and colour without it, so the check can fail).
+tui_start color 100 30 "$tmp" "$bin"
+tui_start nocolor 100 30 "$tmp" env NO_COLOR=1 "$bin"
+tui_wait color 'q quit'; tui_wait nocolor 'q quit'
+if tui_cap_e color | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m\|38;5"; then ok "colour: used by default"; else bad "colour: used by default" color; fi
+if tui_cap_e nocolor | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m\|38;5\|48;5\|4[0-7]m"; then bad "NO_COLOR: no colour escapes" nocolor; else ok "NO_COLOR: no colour escapes"; fi
+check "NO_COLOR: symbols still tell features apart" nocolor 'features: .*(✔|✘)'
+tui_keys color q; tui_keys nocolor q
+
+# 13. Stage demo: standalone, pause, leave; and from the TUI.
+tui_start demo 100 30 "$tmp" "$bin" demo
+check "demo: measures live and shows xN faster" demo '×[0-9.]+ faster' 20
+tui_keys demo Space
+check "demo: any key pauses" demo 'PAUSED'
+tui_keys demo q
+check "demo: q leaves" demo 'EXIT=0'
+tui_start demo2 100 30 "$tmp" "$bin"
+tui_wait demo2 'q quit'
+tui_keys demo2 d
+check "demo from the TUI: d opens it" demo2 'accelscope demo'
+tui_keys demo2 q
+check "demo from the TUI: q returns to the TUI" demo2 'r run .*q quit'
+tui_keys demo2 q
+
+# 14. A key is answered while measuring.
+tui_start busy 100 30 "$tmp" "$bin"
+tui_wait busy 'q quit'
+tui_keys busy r
+tui_wait busy 'cell [0-9]+ of' 5
+t0=$(date +%s%N)
+tui_keys busy '?'
+if tui_wait busy 'Keys \(any key closes' 2; then
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    echo "     (key to screen through tmux while measuring: $ms ms)"
+    ok "responsive: help opens while measuring"
+else
+    bad "responsive: help opens while measuring" busy
+fi
+tui_keys busy x q
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,47 @@
+/* ACCELSCOPE_TUI_BENCH=N: fills the plan with synthetic figures, times N full redraws of
+ * every view (curses forced to repaint the whole screen each time), appends the figures to
+ * ACCELSCOPE_TUI_TRACE (or stderr) and leaves. Hidden: for tests/bench/tui.sh only. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+
+int bench_maybe(void)
+{
+    const char *v = getenv("ACCELSCOPE_TUI_BENCH");
+    int n = v ? atoi(v) : 0;
+    if (n <= 0)
+        return 0;
+    for (size_t i = 0; i < ui.plan.n; i++) {
+        struct result *r = &ui.plan.cells[i].r;
+        if (r->status == RES_UNAVAILABLE)
+            continue;
+        r->status = RES_OK;
+        r->mb_per_s = 50.0 + (double)((i * 7919) % 3000);
+        r->mb_min = r->mb_per_s * 0.9;
+        r->mb_max = r->mb_per_s * 1.1;
+        r->spread_pct = (double)(i % 12);
+        r->samples = 5;
+    }
+    char out[1024];
+    int off = 0;
+    for (int view = 0; view < V_COUNT; view++) {
+        ui.view = view;
+        double t0 = ui_now();
+        for (int k = 0; k < n; k++) {
+            clearok(curscr, TRUE);
+            ui_draw();
+            refresh();
+        }
+        off += snprintf(out + off, sizeof out - (size_t)off, "redraw_ms %s %dx%d %.3f\n",
+                        (const char *[]){ "paths", "sizes", "matrix", "machine", "setup" }[view],
+                        ui.cols, ui.rows, (ui_now() - t0) * 1e3 / n);
+    }
+    const char *path = getenv("ACCELSCOPE_TUI_TRACE");
+    FILE *f = path ? fopen(path, "a") : NULL;
+    fputs(out, f ? f : stderr);
+    if (f)
+        fclose(f);
+    return 1;
+}

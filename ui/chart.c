@@ -1,0 +1,302 @@
+/* What the chart views share: one bar row per cell, the legend, the details of the selected
+ * cell, navigation, and the hook for the silicon's ceiling. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+#define LABEL_W 9
+#define NAME_W 18
+#define VALUE_W 24
+
+/* Hook: the silicon's ceiling for a cell, drawn as a marker on its bar. src/limits.h
+ * (limits_ceiling) does not exist yet; when it lands, fill csv_row.limit_mb_per_s from it
+ * here (hardware path only) and every chart draws the marker. */
+double chart_ceiling(const struct csv_row *c)
+{
+    return c->limit_mb_per_s;
+}
+
+/* " encrypt" / " decrypt" where the direction means something. */
+const char *chart_direction(const struct algo *a)
+{
+    if (a->kind != ALGO_CIPHER && a->kind != ALGO_AEAD)
+        return "";
+    return ui.decrypt ? " decrypt" : " encrypt";
+}
+
+const char *chart_status_short(const struct result *r, char *buf, size_t n)
+{
+    switch (r->status) {
+    case RES_PENDING: return ui_glyph(G_DOT);
+    case RES_RUNNING: return ui_glyph(G_ELLIPSIS);
+    case RES_OK: return "ok";
+    case RES_WRONG: return "WRONG";
+    case RES_CRASHED: return "CRASHED";
+    case RES_TIMEOUT: return "TIMEOUT";
+    case RES_UNAVAILABLE: return "n/a";
+    case RES_ERROR: return "ERROR";
+    case RES_CANCELLED: return "cancelled";
+    }
+    snprintf(buf, n, "?");
+    return buf;
+}
+
+static int has_figure(const struct result *r)
+{
+    return (r->status == RES_OK || r->status == RES_RUNNING) && r->mb_per_s > 0;
+}
+
+void chart_group_scale(struct chart_row *rows, size_t from, size_t to)
+{
+    double lo = 0, hi = 0, slow = 0;
+    for (size_t i = from; i < to; i++) {
+        const struct csv_row *c = rows[i].cell;
+        if (!c || !has_figure(&c->r))
+            continue;
+        double v = c->r.mb_per_s;
+        if (v > hi)
+            hi = v;
+        if (lo == 0 || v < lo)
+            lo = v;
+        if (c->r.status == RES_OK && (slow == 0 || v < slow))
+            slow = v;
+        if (c->limit_mb_per_s > hi)
+            hi = c->limit_mb_per_s;
+    }
+    for (size_t i = from; i < to; i++) {
+        rows[i].lo = lo;
+        rows[i].hi = hi;
+        rows[i].slowest = slow;
+    }
+}
+
+static int status_role(enum res_status s)
+{
+    switch (s) {
+    case RES_WRONG: case RES_CRASHED: case RES_TIMEOUT: case RES_ERROR: return ROLE_ERROR;
+    case RES_CANCELLED: return ROLE_WARN;
+    default: return ROLE_DIM;
+    }
+}
+
+void chart_cell_row(int y, int x, int w, const struct chart_row *row, int selected)
+{
+    const struct csv_row *c = row->cell;
+    if (!c) {
+        ui_text(y, x, w, A_BOLD | A_UNDERLINE, row->heading);
+        return;
+    }
+    const struct result *r = &c->r;
+    int pr = ui_attr(ui_path_role(c->impl->path));
+    if (selected)
+        ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
+    ui_text(y, x + 2, LABEL_W - 1, pr, path_label[c->impl->path]);
+    ui_text(y, x + 2 + LABEL_W, NAME_W - 1, selected ? ui_attr(ROLE_CURSOR) : 0, c->impl->name);
+    int bx = x + 2 + LABEL_W + NAME_W, bw = w - (bx - x) - VALUE_W;
+    char st[48], rate[32];
+    if (!has_figure(r)) {
+        char msg[300];
+        const char *txt = result_status_text(r, st, sizeof st);
+        if (r->status == RES_PENDING)
+            snprintf(msg, sizeof msg, "%s not measured yet", ui_glyph(G_DOT));
+        else if (r->status == RES_RUNNING)
+            snprintf(msg, sizeof msg, "%s verifying", ui_glyph(G_ELLIPSIS));
+        else if (r->reason[0] && strcmp(r->reason, txt))
+            snprintf(msg, sizeof msg, "%s: %s", txt, r->reason);
+        else
+            snprintf(msg, sizeof msg, "%s", txt);
+        ui_text(y, bx, w - (bx - x), ui_attr(status_role(r->status)), msg);
+        return;
+    }
+    double f = ui_scale(r->mb_per_s, row->lo, row->hi);
+    ui_bar(y, bx, bw, f, pr);
+    if (c->limit_mb_per_s > 0 && row->hi > 0) {
+        int mx = bx + (int)(ui_scale(c->limit_mb_per_s, row->lo, row->hi) * (bw - 1));
+        ui_text(y, mx, 1, ui_attr(ROLE_WARN), ui_glyph(G_MARK));
+    }
+    int vx = bx + bw + 1;
+    ui_text(y, vx, 10, A_BOLD, ui_rate(r->mb_per_s, rate, sizeof rate));
+    vx++;
+    if (r->status == RES_RUNNING) {
+        ui_textf(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_DIM), "%s %d/%d", ui_glyph(G_ELLIPSIS),
+                 r->samples, r->samples_wanted * (r->threads ? r->threads : 1));
+        return;
+    }
+    if (row->slowest > 0)
+        ui_textf(y, vx + 10, 7, ui_attr(ROLE_KEY), "%s%.1f", ui_glyph(G_TIMES),
+                 r->mb_per_s / row->slowest);
+    if (r->spread_pct > 5)
+        ui_textf(y, vx + 17, 5, ui_attr(ROLE_WARN), "%s%.0f%%", ui_glyph(G_PM), r->spread_pct);
+}
+
+void chart_legend(int y, int x, int w)
+{
+    int cx = x;
+    for (int p = 0; p < PATH_COUNT; p++) {
+        ui_bar(y, cx, 1, 1.0, ui_attr(ui_path_role((enum path)p)));
+        ui_text(y, cx + 2, w - (cx + 2 - x), A_NORMAL, path_label[p]);
+        cx += 3 + (int)strlen(path_label[p]);
+    }
+    ui_textf(y, cx, w - (cx - x), ui_attr(ROLE_DIM),
+             " %s scale %s (l) %s %sN vs slowest %s %s spread >5%% %s %s ceiling",
+             ui_glyph(G_DOT), ui.log_scale ? "log" : "linear", ui_glyph(G_DOT),
+             ui_glyph(G_TIMES), ui_glyph(G_DOT), ui_glyph(G_PM), ui_glyph(G_DOT), ui_glyph(G_MARK));
+}
+
+void chart_details(int y, int w, const struct csv_row *c)
+{
+    ui_fill(y, 0, w, A_NORMAL);
+    if (!c) {
+        ui_text(y, 1, w - 2, ui_attr(ROLE_DIM), "no cell selected: arrows or a click select a bar");
+        return;
+    }
+    const struct result *r = &c->r;
+    char sz[32], a[32], lo[32], hi[32], st[48];
+    char head[160];
+    snprintf(head, sizeof head, "%s %s %s/%s %s %s", c->impl->alg, ui_glyph(G_DOT),
+             path_label[c->impl->path], c->impl->name, ui_glyph(G_DOT),
+             ui_size(c->bytes, sz, sizeof sz));
+    if (r->status == RES_OK) {
+        char cyc[48] = "";
+        if (r->cycles_per_byte > 0)
+            snprintf(cyc, sizeof cyc, " %s %.2f cycles/B (%s)", ui_glyph(G_DOT),
+                     r->cycles_per_byte, r->cycle_clock);
+        ui_textf(y, 1, w - 2, A_NORMAL,
+                 "%s: %s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
+                 head, ui_rate(r->mb_per_s, a, sizeof a), ui_rate(r->mb_min, lo, sizeof lo),
+                 ui_rate(r->mb_max, hi, sizeof hi), ui_glyph(G_PM), r->spread_pct,
+                 ui_glyph(G_DOT), r->samples, cyc, ui_glyph(G_DOT), r->cpu_util,
+                 ui_glyph(G_DOT), r->reference[0] ? r->reference : "?",
+                 c->impl->note ? (ui.utf8 ? " \u2014 " : " - ") : "",
+                 c->impl->note ? c->impl->note : "");
+    } else {
+        ui_textf(y, 1, w - 2, ui_attr(status_role(r->status)), "%s: %s%s%s", head,
+                 result_status_text(r, st, sizeof st), r->reason[0] ? ": " : "", r->reason);
+    }
+}
+
+/* Moves the cursor over rows that hold a cell; headings are skipped by the callers' rows. */
+static int ncells[V_COUNT];
+
+/* Draws a list of headings and cell rows in r: legend on top, details of the selected cell
+ * at the bottom, the cursor kept in sight. */
+void chart_list_draw(struct rect r, struct chart_row *rows, size_t nrows, int view)
+{
+    chart_legend(r.y, 1, r.w - 2);
+    int h = r.h - 2;
+    int n = 0, cur_row = -1;
+    for (size_t i = 0; i < nrows; i++)
+        if (rows[i].cell)
+            n++;
+    ncells[view] = n;
+    if (ui.cursor[view] >= n)
+        ui.cursor[view] = n ? n - 1 : 0;
+    for (size_t i = 0, k = 0; i < nrows; i++)
+        if (rows[i].cell && (int)k++ == ui.cursor[view])
+            cur_row = (int)i;
+    int *top = &ui.top[view];
+    if (cur_row >= 0) {
+        /* Keep the heading of the selected row in sight when there is room. */
+        int want = cur_row > 0 && !rows[cur_row - 1].cell ? cur_row - 1 : cur_row;
+        if (want < *top)
+            *top = want;
+        if (cur_row >= *top + h)
+            *top = cur_row - h + 1;
+    }
+    if (*top > (int)nrows - h)
+        *top = (int)nrows - h;
+    if (*top < 0)
+        *top = 0;
+    int k = 0;
+    for (int i = 0; i < *top; i++)
+        k += rows[i].cell != NULL;
+    for (int i = *top, y = r.y + 1; i < (int)nrows && y < r.y + 1 + h; i++, y++) {
+        chart_cell_row(y, 1, r.w - 2, &rows[i], i == cur_row);
+        if (rows[i].cell)
+            hit_add(y, 0, r.w, chart_select_hit, k++);
+    }
+    if (*top > 0)
+        ui_text(r.y + 1, r.w - 1, 1, ui_attr(ROLE_KEY), "^");
+    if (*top + h < (int)nrows)
+        ui_text(r.y + h, r.w - 1, 1, ui_attr(ROLE_KEY), "v");
+    chart_details(r.y + r.h - 1, r.w, cur_row >= 0 ? rows[cur_row].cell : NULL);
+}
+
+/* < and > (or , and .) step *idx through [0, n). */
+int chart_step_key(int ch, int *idx, int n)
+{
+    if (ch == '<' || ch == ',') {
+        if (*idx > 0)
+            (*idx)--;
+        return 1;
+    }
+    if (ch == '>' || ch == '.') {
+        if (*idx < n - 1)
+            (*idx)++;
+        return 1;
+    }
+    return 0;
+}
+
+int chart_list_key(int ch, int view)
+{
+    return chart_key_nav(ch, view, ncells[view]);
+}
+
+/* A growing buffer of rows, reused by every draw. */
+struct chart_row *chart_rows(size_t need)
+{
+    static struct chart_row *buf;
+    static size_t cap;
+    if (need > cap) {
+        cap = need + 64;
+        buf = realloc(buf, cap * sizeof *buf);
+        if (!buf)
+            abort();
+    }
+    return buf;
+}
+
+int chart_key_nav(int ch, int view, int nrows)
+{
+    int *cur = &ui.cursor[view];
+    switch (ch) {
+    case KEY_UP: case 'k': (*cur)--; break;
+    case KEY_DOWN: case 'j': (*cur)++; break;
+    case KEY_PPAGE: *cur -= 10; break;
+    case KEY_NPAGE: *cur += 10; break;
+    case KEY_HOME: case 'g': *cur = 0; break;
+    case KEY_END: case 'G': *cur = nrows - 1; break;
+    default: return 0;
+    }
+    if (*cur >= nrows)
+        *cur = nrows - 1;
+    if (*cur < 0)
+        *cur = 0;
+    return 1;
+}
+
+void chart_scroll(int view, int nrows, int h)
+{
+    int *top = &ui.top[view], cur = ui.cursor[view];
+    if (cur >= nrows)
+        cur = ui.cursor[view] = nrows ? nrows - 1 : 0;
+    if (cur < *top)
+        *top = cur;
+    if (cur >= *top + h)
+        *top = cur - h + 1;
+    if (*top > nrows - h)
+        *top = nrows - h;
+    if (*top < 0)
+        *top = 0;
+}
+
+void chart_select_hit(int arg, int y, int x)
+{
+    (void)y;
+    (void)x;
+    ui.cursor[ui.view] = arg;
+}

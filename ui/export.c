@@ -1,0 +1,132 @@
+/* `e`: the rows of the current view to CSV in the `run --csv` schema. Proposes
+ * accelscope-HOST-YYYYMMDD-HHMMSS.csv, lets the name be edited, asks before replacing a file,
+ * and writes through csv_write_file (atomic; nothing on disk is lost on failure). */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "app.h"
+#include "csv.h"
+#include "machine.h"
+
+enum { EX_OFF, EX_NAME, EX_CONFIRM };
+
+static int state, kept;
+static struct lineedit name;
+static struct csv_row *rows;
+static size_t nrows;
+
+static int in_view(const struct csv_row *c)
+{
+    if (c->r.status == RES_PENDING || c->r.status == RES_RUNNING)
+        return 0;
+    switch (ui.view) {
+    case V_PATHS:
+    case V_MATRIX: return c->bytes == model_cur_size();
+    case V_SIZES: return model_cur_alg() && !strcmp(c->impl->alg, model_cur_alg()->id);
+    default: return 1;
+    }
+}
+
+int export_active(void)
+{
+    return state != EX_OFF;
+}
+
+void export_begin(void)
+{
+    free(rows);
+    rows = malloc((ui.plan.n ? ui.plan.n : 1) * sizeof *rows);
+    if (!rows)
+        abort();
+    nrows = 0;
+    for (size_t i = 0; i < ui.plan.n; i++)
+        if (in_view(&ui.plan.cells[i]))
+            rows[nrows++] = ui.plan.cells[i];
+    if (!nrows) {
+        ui_set_status(1, "nothing to export in this view: measure first (r)");
+        return;
+    }
+    char host[256], stamp[32], file[320];
+    snprintf(host, sizeof host, "%s", machine_get()->host);
+    for (char *p = host; *p; p++)
+        if (*p == '/' || *p == ' ')
+            *p = '_';
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+    snprintf(file, sizeof file, "accelscope-%s-%s.csv", host, stamp);
+    lineedit_set(&name, file);
+    state = EX_NAME;
+    kept = 0;
+}
+
+static void write_it(int force)
+{
+    char why[600];
+    state = EX_OFF;
+    if (csv_write_file(name.text, force, rows, nrows, why, sizeof why))
+        ui_set_status(1, "export failed: %s", why);
+    else
+        ui_set_status(0, "wrote %zu rows to %s (the run --csv schema)", nrows, name.text);
+}
+
+int export_key(int ch)
+{
+    if (state == EX_NAME && ch != '\r' && ch != '\n' && ch != KEY_ENTER)
+        kept = 0;
+    if (ch == 27) {
+        ui_set_status(0, state == EX_CONFIRM ? "export cancelled: %s left as it was"
+                                             : "export cancelled%s", state == EX_CONFIRM ? name.text : "");
+        state = EX_OFF;
+        return 1;
+    }
+    if (state == EX_CONFIRM) {
+        if (ch == 'y' || ch == 'Y')
+            write_it(1);
+        else if (ch == 'n' || ch == 'N' || ch == '\r' || ch == '\n') {
+            state = EX_NAME; /* back to the name, to choose another */
+            kept = 1;
+        }
+        return 1;
+    }
+    if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+        struct stat st;
+        if (!name.len) {
+            ui_set_status(1, "export: give a file name");
+            return 1;
+        }
+        if (lstat(name.text, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            state = EX_CONFIRM;
+            return 1;
+        }
+        write_it(0);
+        return 1;
+    }
+    lineedit_key(&name, ch);
+    return 1;
+}
+
+void export_draw(int y)
+{
+    ui_fill(y, 0, ui.cols, ui_attr(ROLE_TAB_ON));
+    if (state == EX_CONFIRM) {
+        ui_textf(y, 1, ui.cols - 2, ui_attr(ROLE_ERROR),
+                 "%s exists: overwrite it? y = replace, n = choose another name, Esc = cancel",
+                 name.text);
+        return;
+    }
+    char lead[64];
+    snprintf(lead, sizeof lead, "Export %zu rows to: ", nrows);
+    int lw = (int)strlen(lead), tail = 28;
+    ui_text(y, 1, lw, ui_attr(ROLE_TAB_ON), lead);
+    lineedit_draw(&name, y, 1 + lw, ui.cols - lw - tail - 2, A_NORMAL);
+    if (kept)
+        ui_text(y, ui.cols - tail, tail - 1, ui_attr(ROLE_WARN), "kept; choose another name");
+    else
+        ui_textf(y, ui.cols - tail, tail - 1, ui_attr(ROLE_TAB_ON), "Enter writes %s Esc cancels",
+                 ui_glyph(G_DOT));
+}

@@ -1,0 +1,82 @@
+/* `?`: every key, in a box over the current view. */
+#include <curses.h>
+#include <string.h>
+
+#include "app.h"
+
+static const char *const lines[] = {
+    "Everywhere",
+    "  r            measure the selection; r again or Esc cancels",
+    "  1 2 3 4 5    paths, sizes, matrix, machine, setup views",
+    "  Tab S-Tab    next / previous view (a click on a tab too)",
+    "  s            setup: algorithms, sizes, paths, threads, time",
+    "  l            linear / log scale",
+    "  e            export the rows of this view to CSV",
+    "  d            stage demo (any key pauses, q leaves it)",
+    "  ?            this help (any key closes it)",
+    "  Ctrl-L       redraw the screen",
+    "  q            quit (cancels a running measurement)",
+    "Charts (paths, sizes, matrix)",
+    "  Up Down j k  select a bar (or click it); details below",
+    "  PgUp PgDn    page; Home End first / last",
+    "  < > , .      paths and matrix: block size; sizes: algorithm",
+    "  Left Right   matrix: select a column",
+    "Machine view",
+    "  Up Down PgUp PgDn Home End   scroll",
+    "Setup",
+    "  Left Right   column: algorithms, sizes and run, paths",
+    "  Up Down      move; space or Enter toggles (or click)",
+    "  + -          threads, time per cell; Enter on direction flips it",
+    "  a n          all / none in this column",
+    "  Enter on [+] type a custom size (e.g. 100, 4k, 1M)",
+    "Export dialog",
+    "  typing edits the name; Enter writes; Esc cancels; y/n to overwrite",
+    "Reading the charts",
+    "  bar colour = path; xN = speed-up over the slowest verified row;",
+    "  +-N% = the samples' spread where it exceeds 5%; | = the silicon's",
+    "  ceiling where known. Features: check = usable, half = present but",
+    "  not usable (denied or not enabled), cross = absent.",
+};
+
+static int top;
+
+void help_draw(void)
+{
+    int n = (int)(sizeof lines / sizeof lines[0]);
+    int w = 74, h = n + 2;
+    if (h > ui.rows - 2)
+        h = ui.rows - 2;
+    int y0 = (ui.rows - h) / 2, x0 = (ui.cols - w) / 2;
+    if (top > n - (h - 2))
+        top = n - (h - 2);
+    if (top < 0)
+        top = 0;
+    for (int y = 0; y < h; y++)
+        ui_fill(y0 + y, x0, w, A_NORMAL);
+    attrset(ui_attr(ROLE_KEY));
+    mvaddch(y0, x0, ACS_ULCORNER);
+    mvhline(y0, x0 + 1, ACS_HLINE, w - 2);
+    mvaddch(y0, x0 + w - 1, ACS_URCORNER);
+    mvvline(y0 + 1, x0, ACS_VLINE, h - 2);
+    mvvline(y0 + 1, x0 + w - 1, ACS_VLINE, h - 2);
+    mvaddch(y0 + h - 1, x0, ACS_LLCORNER);
+    mvhline(y0 + h - 1, x0 + 1, ACS_HLINE, w - 2);
+    mvaddch(y0 + h - 1, x0 + w - 1, ACS_LRCORNER);
+    attrset(A_NORMAL);
+    ui_text(y0, x0 + 2, w - 4, A_BOLD, " Keys (any key closes; arrows scroll) ");
+    for (int i = 0; i < h - 2 && top + i < n; i++) {
+        const char *s = lines[top + i];
+        ui_text(y0 + 1 + i, x0 + 2, w - 4, s[0] != ' ' ? A_BOLD | A_UNDERLINE : A_NORMAL, s);
+    }
+}
+
+int help_key(int ch)
+{
+    if (ch == KEY_DOWN || ch == 'j')
+        top++;
+    else if (ch == KEY_UP || ch == 'k')
+        top--;
+    else if (ch != KEY_MOUSE && ch != KEY_RESIZE)
+        ui.help = 0;
+    return 1;
+}

@@ -1,0 +1,171 @@
+/* The machine view: everything `accelscope info --clock` knows (CPU, features with reasons,
+ * OpenSSL, kernel, clocks including the measured core clock, implementations, and the
+ * backends' own facts such as the /proc/crypto driver table), scrollable. It runs as a child
+ * right after start-up, so its ~0.3 s of probing and clock measurement never blocks a frame,
+ * and the view shows exactly what `info` prints. */
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "app.h"
+
+void machine_view_init(void)
+{
+    ui.info_fd = -1;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC))
+        goto fail;
+    pid_t pid = fork();
+    if (pid < 0)
+        goto close_pipe;
+    if (pid == 0) {
+        dup2(p[1], 1);
+        dup2(p[1], 2);
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0)
+            dup2(nul, 0);
+        char *argv[] = { "accelscope", "info", "--clock", NULL };
+        execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    close(p[1]);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    ui.info_fd = p[0];
+    ui.info_pid = pid;
+    return;
+
+close_pipe:
+    close(p[0]);
+    close(p[1]);
+fail:
+    ui.info_done = 1;
+    ui_set_status(1, "machine view: cannot run 'accelscope info': %s", strerror(errno));
+}
+
+int machine_view_pollfd(struct pollfd *fd)
+{
+    if (ui.info_fd < 0)
+        return 0;
+    *fd = (struct pollfd){ .fd = ui.info_fd, .events = POLLIN };
+    return 1;
+}
+
+void machine_view_input(void)
+{
+    char b[4096];
+    for (;;) {
+        ssize_t k = read(ui.info_fd, b, sizeof b);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 && errno == EAGAIN)
+            return;
+        if (k <= 0) {
+            close(ui.info_fd);
+            ui.info_fd = -1;
+            int st;
+            waitpid(ui.info_pid, &st, 0);
+            ui.info_done = 1;
+            return;
+        }
+        char *n = realloc(ui.info, ui.info_len + (size_t)k + 1);
+        if (!n)
+            abort();
+        ui.info = n;
+        memcpy(ui.info + ui.info_len, b, (size_t)k);
+        ui.info_len += (size_t)k;
+        ui.info[ui.info_len] = 0;
+    }
+}
+
+/* Lines of the info text (tabs and trailing blanks of libcpuid's brand string tidied). */
+static int nlines_last;
+
+static int line_role(const char *s, size_t len)
+{
+    if (len && s[0] != ' ')
+        return A_BOLD | A_UNDERLINE;
+    if (memmem(s, len, "core clock:", 11))
+        return ui_attr(ROLE_OK);
+    if (memmem(s, len, "unavailable", 11) || memmem(s, len, "cpu:no", 6))
+        return ui_attr(ROLE_DIM);
+    return A_NORMAL;
+}
+
+/* The value after "key:" on the info line that holds it, into buf. */
+static const char *fact(const char *key, char *buf, size_t n)
+{
+    const char *s = ui.info ? strstr(ui.info, key) : NULL;
+    if (!s) {
+        snprintf(buf, n, "%s", ui.info_done ? "?" : "measuring");
+        return buf;
+    }
+    s += strlen(key);
+    size_t len = strcspn(s, "\n(");
+    while (len && s[len - 1] == ' ')
+        len--;
+    snprintf(buf, n, "%.*s", (int)len, s);
+    return buf;
+}
+
+void machine_view_draw(struct rect r)
+{
+    char core[64], tsc[64];
+    ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_OK) | A_BOLD, "core clock: %s %s TSC: %s",
+             fact("core clock: ", core, sizeof core), ui_glyph(G_DOT), fact("TSC: ", tsc, sizeof tsc));
+    ui_textf(r.y, r.w / 2, r.w / 2 - 1, ui_attr(ROLE_DIM),
+             "accelscope info --clock %s arrows, PgUp/PgDn, Home/End", ui_glyph(G_DOT));
+    int h = r.h - 1, *top = &ui.top[V_MACHINE];
+    if (!ui.info_len) {
+        ui_textf(r.y + 2, 2, r.w - 4, ui_attr(ROLE_WARN), "reading the machine (accelscope info --clock)%s",
+                 ui_glyph(G_ELLIPSIS));
+        return;
+    }
+    int n = 0;
+    for (const char *s = ui.info; *s; n++) {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        int y = r.y + 1 + n - *top;
+        if (n >= *top && y < r.y + 1 + h) {
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)(len < 511 ? len : 511), s);
+            for (char *t = line; *t; t++)
+                if (*t == '\t')
+                    *t = ' ';
+            ui_text(y, 1, r.w - 2, line_role(s, len), line);
+        }
+        s = e ? e + 1 : s + len;
+    }
+    nlines_last = n;
+    if (!ui.info_done)
+        ui_textf(r.y + r.h - 1, r.w - 30, 29, ui_attr(ROLE_WARN), "measuring the core clock%s",
+                 ui_glyph(G_ELLIPSIS));
+    if (*top > 0)
+        ui_text(r.y + 1, r.w - 1, 1, ui_attr(ROLE_KEY), "^");
+    if (*top + h < n)
+        ui_text(r.y + h, r.w - 1, 1, ui_attr(ROLE_KEY), "v");
+}
+
+int machine_view_key(int ch)
+{
+    int *top = &ui.top[V_MACHINE], page = ui.rows - 8;
+    switch (ch) {
+    case KEY_UP: case 'k': (*top)--; break;
+    case KEY_DOWN: case 'j': (*top)++; break;
+    case KEY_PPAGE: *top -= page; break;
+    case KEY_NPAGE: case ' ': *top += page; break;
+    case KEY_HOME: case 'g': *top = 0; break;
+    case KEY_END: case 'G': *top = nlines_last - page; break;
+    default: return 0;
+    }
+    if (*top > nlines_last - page)
+        *top = nlines_last - page;
+    if (*top < 0)
+        *top = 0;
+    return 1;
+}

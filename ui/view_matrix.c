@@ -1,0 +1,190 @@
+/* The matrix view: implementations x algorithms at one size, MB/s, the best of each column
+ * highlighted (and starred, for monochrome terminals). */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+#define COL_W 10
+#define HEAD_W 29
+
+struct mrow {
+    enum path path;
+    const char *name;
+};
+
+static struct mrow mrows[SELECT_MAX * 2];
+static int nmrows;
+static const struct csv_row *grid[SELECT_MAX * 2][SELECT_MAX];
+
+static void build(size_t bytes)
+{
+    nmrows = 0;
+    memset(grid, 0, sizeof grid);
+    for (size_t i = 0; i < ui.plan.n; i++) {
+        const struct csv_row *c = &ui.plan.cells[i];
+        if (c->bytes != bytes)
+            continue;
+        int r = 0;
+        while (r < nmrows && !(mrows[r].path == c->impl->path && !strcmp(mrows[r].name, c->impl->name)))
+            r++;
+        if (r == nmrows) {
+            if (nmrows == (int)(sizeof mrows / sizeof mrows[0]))
+                continue;
+            mrows[nmrows++] = (struct mrow){ c->impl->path, c->impl->name };
+        }
+        for (int a = 0; a < ui.sel.nalgs; a++)
+            if (!strcmp(ui.sel.algs[a]->id, c->impl->alg))
+                grid[r][a] = c;
+    }
+    /* Rows read by path, as everywhere else. */
+    for (int i = 1; i < nmrows; i++)
+        for (int j = i; j > 0 && mrows[j].path < mrows[j - 1].path; j--) {
+            struct mrow t = mrows[j];
+            mrows[j] = mrows[j - 1];
+            mrows[j - 1] = t;
+            for (int a = 0; a < ui.sel.nalgs; a++) {
+                const struct csv_row *g = grid[j][a];
+                grid[j][a] = grid[j - 1][a];
+                grid[j - 1][a] = g;
+            }
+        }
+}
+
+/* An algorithm id over two lines of COL_W - 1 columns: "chacha20-" / "poly1305". */
+static void split_id(const char *id, char *l1, char *l2, size_t n)
+{
+    size_t len = strlen(id), cut = len;
+    if (len > COL_W - 1) {
+        cut = 0;
+        for (size_t i = 0; i < len && i < COL_W - 1; i++)
+            if (id[i] == '-')
+                cut = i + 1;
+        if (!cut)
+            cut = COL_W - 1;
+    }
+    snprintf(l1, n, "%.*s", (int)cut, id);
+    snprintf(l2, n, "%s", id + cut);
+}
+
+static void cell_text(const struct csv_row *c, char *b, size_t n)
+{
+    if (!c) {
+        snprintf(b, n, "-");
+        return;
+    }
+    char st[48];
+    if (c->r.status == RES_OK || (c->r.status == RES_RUNNING && c->r.mb_per_s > 0))
+        snprintf(b, n, c->r.mb_per_s >= 1000 ? "%.0f" : "%.1f", c->r.mb_per_s);
+    else
+        snprintf(b, n, "%s", chart_status_short(&c->r, st, sizeof st));
+}
+
+static int matrix_col;
+
+static void matrix_hit(int arg, int y, int x)
+{
+    (void)y;
+    (void)x;
+    ui.cursor[V_MATRIX] = arg / SELECT_MAX;
+    matrix_col = arg % SELECT_MAX;
+}
+
+void matrix_view_draw(struct rect r)
+{
+    size_t bytes = model_cur_size();
+    build(bytes);
+    int nc = ui.sel.nalgs;
+    if (!nmrows || !nc) {
+        ui_text(r.y + 1, 2, r.w - 4, ui_attr(ROLE_WARN),
+                "Nothing selected: press s to pick algorithms, sizes and paths.");
+        return;
+    }
+    char sz[32];
+    ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_DIM),
+             "MB/s at %s %s %s best of each column highlighted (*) %s < > size %s arrows move",
+             ui_size(bytes, sz, sizeof sz), ui.decrypt ? "decrypt" : "encrypt", ui_glyph(G_DOT),
+             ui_glyph(G_DOT), ui_glyph(G_DOT));
+    int *cur = &ui.cursor[V_MATRIX], *left = &ui.left[V_MATRIX], *top = &ui.top[V_MATRIX];
+    if (*cur >= nmrows)
+        *cur = nmrows - 1;
+    if (matrix_col >= nc)
+        matrix_col = nc - 1;
+    int vis = (r.w - HEAD_W - 1) / COL_W;
+    if (vis < 1)
+        vis = 1;
+    if (matrix_col < *left)
+        *left = matrix_col;
+    if (matrix_col >= *left + vis)
+        *left = matrix_col - vis + 1;
+    int h = r.h - 4;
+    if (*cur < *top)
+        *top = *cur;
+    if (*cur >= *top + h)
+        *top = *cur - h + 1;
+
+    /* Best verified figure per column. */
+    const struct csv_row *bestc[SELECT_MAX] = { 0 };
+    for (int a = 0; a < nc; a++)
+        for (int i = 0; i < nmrows; i++) {
+            const struct csv_row *c = grid[i][a];
+            if (c && c->r.status == RES_OK && (!bestc[a] || c->r.mb_per_s > bestc[a]->r.mb_per_s))
+                bestc[a] = c;
+        }
+    for (int a = *left, x = HEAD_W; a < nc && a < *left + vis; a++, x += COL_W) {
+        char l1[32], l2[32];
+        split_id(ui.sel.algs[a]->id, l1, l2, sizeof l1);
+        int at = A_BOLD | (a == matrix_col ? A_UNDERLINE : 0);
+        ui_textf(r.y + 1, x, COL_W - 1, at, "%*s", COL_W - 1, l1);
+        ui_textf(r.y + 2, x, COL_W - 1, at, "%*s", COL_W - 1, l2);
+    }
+    if (*left > 0)
+        ui_text(r.y + 1, HEAD_W - 2, 1, ui_attr(ROLE_KEY), ui_glyph(G_LEFT));
+    if (*left + vis < nc)
+        ui_text(r.y + 1, r.w - 1, 1, ui_attr(ROLE_KEY), ui_glyph(G_RIGHT));
+    for (int i = *top, y = r.y + 3; i < nmrows && y < r.y + 3 + h; i++, y++) {
+        int sel = i == *cur;
+        if (sel)
+            ui_text(y, 1, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
+        ui_text(y, 3, 8, ui_attr(ui_path_role(mrows[i].path)), path_label[mrows[i].path]);
+        ui_text(y, 12, HEAD_W - 13, A_NORMAL, mrows[i].name);
+        for (int a = *left, x = HEAD_W; a < nc && a < *left + vis; a++, x += COL_W) {
+            const struct csv_row *c = grid[i][a];
+            char t[32];
+            cell_text(c, t, sizeof t);
+            int at = A_NORMAL;
+            if (c && c == bestc[a]) {
+                at = ui_attr(ROLE_BEST);
+                strcat(t, "*");
+            } else if (c && c->r.status != RES_OK && c->r.status != RES_PENDING &&
+                       c->r.status != RES_RUNNING) {
+                at = c->r.status == RES_UNAVAILABLE ? ui_attr(ROLE_DIM) : ui_attr(ROLE_ERROR);
+            }
+            if (sel && a == matrix_col)
+                at |= A_REVERSE;
+            ui_textf(y, x, COL_W - 1, at, "%*s", COL_W - 1, t);
+            hit_add(y, x, COL_W, matrix_hit, i * SELECT_MAX + a);
+        }
+    }
+    const struct csv_row *c = grid[*cur][matrix_col];
+    chart_details(r.y + r.h - 1, r.w, c);
+}
+
+int matrix_view_key(int ch)
+{
+    if (view_size_key(ch))
+        return 1;
+    switch (ch) {
+    case KEY_LEFT:
+        if (matrix_col > 0)
+            matrix_col--;
+        return 1;
+    case KEY_RIGHT:
+        if (matrix_col < ui.sel.nalgs - 1)
+            matrix_col++;
+        return 1;
+    }
+    return chart_key_nav(ch, V_MATRIX, nmrows);
+}
