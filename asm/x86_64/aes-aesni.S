@@ -6,6 +6,9 @@
  * the round count, so round keys 1..rounds-1 sit at fixed negative offsets from %r10 for every
  * key size; 12 and 14 rounds enter two or four keys earlier. */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 /* %r10 = last round key, %r11d = rounds, from the key in \k. */

@@ -4,6 +4,9 @@
  * conventions: asm/direct.h. AT&T syntax; ends in VZEROUPPER so SSE code after it pays no
  * transition penalty. */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 /* One round key broadcast to both lanes of %ymm15, applied to %ymm0..%ymm7. */

@@ -11,6 +11,9 @@
  * %xmm7 = byte-reversal mask, %xmm5/6 and %xmm8..12 scratch; %r10 points at H^k in the key
  * (hpow), its Karatsuba half-sum 128 bytes on (hkar). */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 /* Adds block %xmm4 times H^k (at %r10) to the unreduced sums; clobbers %xmm4..6. */

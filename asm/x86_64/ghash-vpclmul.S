@@ -7,6 +7,9 @@
  * one reduction. C prototype: asm/direct.h. AT&T syntax, VEX encoding throughout (no SSE/AVX
  * transitions), VZEROUPPER at the end. */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 /* Sums in %xmm1..3 to a reduced field element in %xmm0; see ghash-pclmul.S's REDUCE. */

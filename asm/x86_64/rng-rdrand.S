@@ -7,6 +7,9 @@
  * size_t fill(uint8_t *out, size_t len): returns bytes written (< len when the source ran
  * dry). %r8 = bytes left, %rax = draw. */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 .macro FILL name, insn, tries, wait

@@ -6,6 +6,9 @@
  * depend on the state, so out-of-order execution overlaps it with the round chain, which is
  * what bounds the speed (SHA256RNDS2 / SHA1RNDS4 latency). */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 /* void direct_sha256_blocks(uint32_t state[8], const uint8_t *in, size_t nblocks)

@@ -10,6 +10,9 @@
  * whatever the data. The loop counter's DEC/JNZ runs beside the measured chain.
  * AT&T syntax; ymm functions end in VZEROUPPER. */
 
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
     .text
 
 
