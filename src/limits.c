@@ -1,7 +1,8 @@
 /* The silicon's limits: see limits.h for the model. Timing uses the TSC (RDTSC) around the
- * loops of asm/x86_64/ubench.S. Each run is converted to core cycles at the clock of a
- * dependent-add sample taken just before it, because the clock moves (boost, a busy host),
- * and the median run is kept; ceilings are quoted at the fastest clock seen. */
+ * loops of asm/x86_64/ubench.S. Runs are converted to core cycles at the clock of dependent-add
+ * samples taken beside them, because the clock moves (boost, a busy host), and the median of
+ * several such windows is kept (core_per_insn); ceilings are quoted at the fastest clock
+ * seen. */
 #include "limits.h"
 
 #include <stdint.h>
