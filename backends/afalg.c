@@ -55,18 +55,26 @@ static const struct kalg *kalg_find(const char *kernel)
 }
 
 /* Asks the kernel for each algorithm by its generic name and by its all-generic driver
- * spelling, so that /proc/crypto lists the default and the generic driver before we read it. */
-static void instantiate(void)
+ * spelling, so that /proc/crypto lists the default and the generic driver before we read it.
+ * Skipped where both are listed already (every worker after the first process). Returns 1
+ * when it asked for anything, i.e. /proc/crypto must be read again. */
+static int instantiate(void)
 {
     char why[256];
+    int asked = 0;
     for (size_t i = 0; i < sizeof kalgs / sizeof kalgs[0]; i++) {
-        const char *names[] = { kalgs[i].kernel, kalgs[i].generic };
-        for (size_t k = 0; k < 2; k++) {
-            int fd = kcrypto_bind(kalgs[i].type, names[k], NULL, why, sizeof why);
+        const struct kalg *k = &kalgs[i];
+        if (kcrypto_default(k->kernel, k->type) && kcrypto_by_driver(k->generic))
+            continue;
+        const char *names[] = { k->kernel, k->generic };
+        asked = 1;
+        for (size_t j = 0; j < 2; j++) {
+            int fd = kcrypto_bind(k->type, names[j], NULL, why, sizeof why);
             if (fd >= 0)
                 close(fd);
         }
     }
+    return asked;
 }
 
 static int by_priority(const void *x, const void *y)
@@ -213,9 +221,8 @@ static void build(void)
     char why[256];
     if (list)
         return;
-    if (kcrypto_afalg_status(why, sizeof why))
-        instantiate();
-    kcrypto_reload(why, sizeof why);
+    if (kcrypto_afalg_status(why, sizeof why) && instantiate())
+        kcrypto_reload(why, sizeof why);
     const char *extra = getenv(EXTRA_ENV);
     size_t cap = capacity(extra);
     list = calloc(cap ? cap : 1, sizeof *list);
