@@ -1,12 +1,10 @@
 #include "clock.h"
 
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,23 +36,13 @@ double clock_tsc_mhz(char *why, size_t n)
 /* 16 dependent adds per iteration; each has one cycle of latency on every core we know, so
  * the chain runs at one add per core clock whatever the issue width. */
 #if defined(__x86_64__) || defined(__i386__)
-#define ADDS16 "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
-               "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
-               "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
-               "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t"
-static int chain(unsigned long iters)
-{
-    unsigned long x = 0;
-    for (unsigned long i = 0; i < iters; i++)
-        __asm__ volatile(ADDS16 : "+r"(x));
-    return (int)(x & 1);
-}
-static int have_chain(void) { return 1; }
+#define ADD1 "add $1, %0\n\t"
 #elif defined(__aarch64__)
-#define ADDS16 "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" \
-               "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" \
-               "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" \
-               "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t" "add %0, %0, #1\n\t"
+#define ADD1 "add %0, %0, #1\n\t"
+#endif
+
+#ifdef ADD1
+#define ADDS16 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1
 static int chain(unsigned long iters)
 {
     unsigned long x = 0;
@@ -105,18 +93,11 @@ double clock_core_mhz(char *why, size_t n)
 
 int clock_pmu_status(char *why, size_t n)
 {
-    struct perf_event_attr at;
-    memset(&at, 0, sizeof at);
-    at.size = sizeof at;
-    at.type = PERF_TYPE_HARDWARE;
-    at.config = PERF_COUNT_HW_CPU_CYCLES;
-    at.exclude_hv = 1;
-    int fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+    int e = 0, fd = cycles_pmu_open(&e);
     if (fd >= 0) {
         close(fd);
         return 1;
     }
-    int e = errno;
     snprintf(why, n, "perf_event_open(cycles): %s%s", strerror(e),
              e == ENOENT || e == EOPNOTSUPP ? " (no PMU exposed, as in most VMs)"
              : e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");

@@ -1,5 +1,6 @@
 #include "cycles.h"
 
+#include <errno.h>
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -24,7 +25,7 @@ static uint64_t tsc(void) { return 0; }
 int cycles_tsc_invariant(void) { return 0; }
 #endif
 
-void cycles_open(struct cycles *c)
+int cycles_pmu_open(int *err)
 {
     struct perf_event_attr at;
     memset(&at, 0, sizeof at);
@@ -33,7 +34,15 @@ void cycles_open(struct cycles *c)
     at.config = PERF_COUNT_HW_CPU_CYCLES;
     at.exclude_hv = 1;
     /* Counts this process on any CPU; fails (ENOENT/EOPNOTSUPP) where no PMU is exposed. */
-    c->fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+    int fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+    if (fd < 0 && err)
+        *err = errno;
+    return fd;
+}
+
+void cycles_open(struct cycles *c)
+{
+    c->fd = cycles_pmu_open(NULL);
     if (c->fd >= 0)
         c->name = "pmu";
     else

@@ -10,6 +10,9 @@ struct cycles {
     const char *name;  /* "pmu", "tsc", "none" */
 };
 
+/* A perf event counting this process's core cycles; -1 and *err (if not NULL) otherwise. */
+int cycles_pmu_open(int *err);
+
 void cycles_open(struct cycles *c);
 uint64_t cycles_read(const struct cycles *c);
 void cycles_close(struct cycles *c);
