@@ -1,6 +1,7 @@
 #!/bin/sh
 # Checks one emulated boot's console (tests/kernel/run.sh): check.sh CPU LOG [yes]
-#   CPU  max (accelerated drivers expected) or qemu64 (generic drivers only)
+#   CPU  max (x86 accelerated drivers expected), qemu64 (generic drivers only) or cortex-a53
+#        (arm64: ARMv8 Crypto Extensions drivers expected)
 #   yes  accelscope was in the image: check its `info` and `run -p kernel` output too
 cpu=$1
 log=$2
@@ -46,7 +47,7 @@ ALGS='aes-128-cbc aes-192-cbc aes-256-cbc aes-128-ctr aes-256-ctr aes-128-gcm ae
 chacha20-poly1305 md5 sha1 sha256 sha512'
 
 expect "the VM ran to the end (no panic, no timeout): $log" grep -q '^=== end' "$log"
-echo "check-kernel [$cpu]: CPU flags: $(section cpu)"
+echo "check-kernel [$cpu]: CPU flags: $(section cpu | grep -v '^uptime')"
 
 T=$(section t_afalg)
 echo "$T" | grep -E '^(afalg|enoent):|passed,' | sed "s/^/check-kernel [$cpu]:   /"
@@ -80,6 +81,11 @@ max)
         expect "accelerated driver $d verified" sh -c 'echo "$0" | grep -qE "^$1"' "$verified" "$d"
     done
     ;;
+cortex-a53) # AES, PMULL, SHA1, SHA2; no SHA512 CE
+    for d in cbc-aes-ce ctr-aes-ce gcm-aes-ce sha1-ce sha256-ce 'rfc7539\(chacha20-neon,'; do
+        expect "ARMv8 CE/NEON driver $d verified" sh -c 'echo "$0" | grep -qE "^$1"' "$verified" "$d"
+    done
+    ;;
 *)
     expect "only generic drivers (none of $ACCEL)" sh -c '! echo "$0" | grep -qE "$1"' \
         "$verified" "$ACCEL"
@@ -90,8 +96,13 @@ if [ "$have" = yes ]; then
     I=$(section info)
     expect "accelscope info: AF_ALG available" sh -c 'echo "$0" | grep -q "^afalg: AF_ALG available"' "$I"
     expect "accelscope info: the driver table" sh -c 'echo "$0" | grep -q "^afalg.driver: cbc(aes) .*cbc(aes-generic) .*priority="' "$I"
-    [ "$cpu" = max ] && expect "accelscope info: cbc-aes-aesni is the default" \
-        sh -c 'echo "$0" | grep -qE "^afalg.driver: cbc\(aes\) +cbc-aes-aesni .* default"' "$I"
+    case $cpu in
+    max) def=cbc-aes-aesni ;;
+    cortex-a53) def=cbc-aes-ce ;;
+    *) def='cbc\(aes-generic\)' ;;
+    esac
+    expect "accelscope info: cbc(aes) resolves to $def" \
+        sh -c 'echo "$0" | grep -qE "^afalg.driver: cbc\(aes\) +$1 .* default"' "$I" "$def"
     # CSV (RFC 4180, src/csv.c) to tab-separated, columns found by their header names:
     # 1 algorithm, 2 path, 3 implementation, 4 bytes, 5 mb_per_s, 6 cpu_utilisation,
     # 7 status, 8 reason.

@@ -1,8 +1,13 @@
 #!/bin/sh
-# make check-kernel: boots Debian's own amd64 kernel under qemu (TCG) twice, -cpu max and
-# -cpu qemu64, with an initramfs carrying accelscope and the AF_ALG test, and checks from the
-# console that the kernel path lists, verifies and measures every kernel driver.
-# Installs what it needs (qemu-system-x86, busybox-static); downloads cached in build/kernel/.
+# make check-kernel: boots Debian's own kernels under qemu (TCG) with an initramfs carrying
+# accelscope and the AF_ALG test, and checks from the console that the kernel path lists,
+# verifies and measures every kernel driver:
+#   amd64 -cpu max     AES-NI/AVX drivers beside the generic ones
+#   amd64 -cpu qemu64  generic drivers only
+#   arm64 -M virt -cpu cortex-a53  ARMv8 CE drivers (when the arm64 cross toolchain and
+#                      libraries are installed, as `make check-cross` needs them; KERNEL_ARM64=no
+#                      leaves it out, KERNEL_ARM64=yes makes their absence a failure)
+# Installs what it needs (qemu, busybox-static, cpio); downloads cached in build/kernel/.
 # Usage: tests/kernel/run.sh [BUILD_DIR]   (default build/native, where `make` puts accelscope)
 set -eu
 
@@ -14,108 +19,172 @@ cd "$ROOT"
 
 say() { echo "check-kernel: $*"; }
 die() { echo "check-kernel: FAIL: $*" >&2; exit 1; }
+apt_install() {
+    say "installing $*"
+    apt-get -o DPkg::Lock::Timeout=600 update -qq || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+        --no-install-recommends "$@" >/dev/null || die "apt-get install $* failed"
+}
 
-# --- tools ---------------------------------------------------------------------------------
+# --- what runs ------------------------------------------------------------------------------
+A64=${KERNEL_ARM64:-auto}
+if [ "$A64" != no ]; then
+    why=""
+    dpkg --print-foreign-architectures | grep -qx arm64 || why="dpkg has no arm64 architecture"
+    command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || why="no aarch64-linux-gnu-gcc"
+    [ -e /usr/lib/aarch64-linux-gnu/libcrypto.a ] || why="no libssl-dev:arm64"
+    if [ -n "$why" ]; then
+        [ "$A64" = yes ] && die "arm64 kernel wanted, but $why"
+        say "arm64 kernel: left out: $why (install the arm64 cross toolchain, or KERNEL_ARM64=yes)"
+        A64=no
+    else
+        A64=yes
+    fi
+fi
+
 need=""
 command -v qemu-system-x86_64 >/dev/null 2>&1 || need="$need qemu-system-x86"
+[ $A64 = no ] || command -v qemu-system-aarch64 >/dev/null 2>&1 || need="$need qemu-system-arm"
 [ -x /bin/busybox ] && /bin/busybox --list | grep -qx depmod || need="$need busybox-static"
 command -v cpio >/dev/null 2>&1 || need="$need cpio"
 command -v xz >/dev/null 2>&1 || need="$need xz-utils"
-if [ -n "$need" ]; then
-    say "installing$need"
-    apt-get -o DPkg::Lock::Timeout=600 update -qq || true
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-        --no-install-recommends $need >/dev/null || die "apt-get install$need failed"
-fi
-# busybox-static's busybox is the one with every applet the image needs
+[ -z "$need" ] || apt_install $need
 BB=/bin/busybox
-[ -x /usr/bin/busybox ] && /usr/bin/busybox --list | grep -qx depmod && BB=/usr/bin/busybox
 ldd "$BB" 2>&1 | grep -q 'not a dynamic' || die "$BB is not static: install busybox-static"
 
-# --- kernel: the newest 6.1 amd64 image the archive offers ----------------------------------
-pick() { apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | awk '{print $1}' |
-         sort -t- -k5,5n | tail -1; }
-PKG=$(pick)
-if [ -z "$PKG" ]; then
-    apt-get -o DPkg::Lock::Timeout=600 update -qq || true
-    PKG=$(pick)
-fi
-[ -n "$PKG" ] || die "no linux-image-6.1.0-*-amd64 in the apt lists"
-KVER=${PKG#linux-image-}
-KROOT=$WORK/$KVER
-if [ ! -f "$KROOT/boot/vmlinuz-$KVER" ]; then
-    say "downloading $PKG"
-    (cd "$WORK" && rm -f linux-image-"$KVER"_*.deb && apt-get download -q "$PKG" >/dev/null 2>&1) ||
-        die "apt-get download $PKG failed"
-    rm -rf "$KROOT.tmp" && dpkg -x "$WORK"/linux-image-"$KVER"_*.deb "$KROOT.tmp" &&
-        mv "$KROOT.tmp" "$KROOT" && rm -f "$WORK"/linux-image-"$KVER"_*.deb
-fi
-# PVH boot of the uncompressed ELF (CONFIG_PVH=y) skips the decompressor, slow under TCG:
-# vmlinuz carries vmlinux as an xz stream.
-KIMG=$KROOT/vmlinuz-$KVER
-if [ ! -s "$KROOT/vmlinux" ]; then
-    off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$KROOT/boot/vmlinuz-$KVER" | head -1 | cut -d: -f1)
-    if [ -n "$off" ] && tail -c +$((off + 1)) "$KROOT/boot/vmlinuz-$KVER" |
-        xz -dc --single-stream > "$KROOT/vmlinux.tmp" 2>/dev/null; then
-        mv "$KROOT/vmlinux.tmp" "$KROOT/vmlinux"
+# --- kernels: the newest 6.1 image the archive offers -------------------------------------
+# kernel ARCH: sets KVER, KROOT (unpacked package) and KIMG (what qemu boots).
+kernel() {
+    pick() { apt-cache search --names-only "^linux-image-6\.1\.0-[0-9]+-$1\$" | awk '{print $1}' |
+             sort -t- -k5,5n | tail -1; }
+    pkg=$(pick "$1")
+    if [ -z "$pkg" ]; then
+        apt-get -o DPkg::Lock::Timeout=600 update -qq || true
+        pkg=$(pick "$1")
     fi
-fi
-if [ -s "$KROOT/vmlinux" ]; then KIMG=$KROOT/vmlinux; else KIMG=$KROOT/boot/vmlinuz-$KVER; fi
+    [ -n "$pkg" ] || die "no linux-image-6.1.0-*-$1 in the apt lists"
+    KVER=${pkg#linux-image-}
+    KROOT=$WORK/$KVER
+    if [ ! -f "$KROOT/boot/vmlinuz-$KVER" ]; then
+        say "downloading $pkg"
+        (cd "$WORK" && rm -f linux-image-"$KVER"_*.deb &&
+            apt-get download -q "$pkg:$1" >/dev/null 2>&1) || die "apt-get download $pkg failed"
+        rm -rf "$KROOT.tmp" && dpkg -x "$WORK"/linux-image-"$KVER"_*.deb "$KROOT.tmp" &&
+            mv "$KROOT.tmp" "$KROOT" && rm -f "$WORK"/linux-image-"$KVER"_*.deb
+    fi
+    KIMG=$KROOT/boot/vmlinuz-$KVER
+    [ "$1" = amd64 ] || return 0
+    # PVH boot of the uncompressed ELF (CONFIG_PVH=y) skips the decompressor, slow under TCG:
+    # vmlinuz carries vmlinux as an xz stream.
+    if [ ! -s "$KROOT/vmlinux" ]; then
+        off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$KIMG" | head -1 | cut -d: -f1)
+        if [ -n "$off" ] && tail -c +$((off + 1)) "$KIMG" |
+            xz -dc --single-stream > "$KROOT/vmlinux.tmp" 2>/dev/null; then
+            mv "$KROOT/vmlinux.tmp" "$KROOT/vmlinux"
+        fi
+    fi
+    [ ! -s "$KROOT/vmlinux" ] || KIMG=$KROOT/vmlinux
+}
 
-# --- the binaries --------------------------------------------------------------------------
+# image ARCH BUSYBOX MODULES BINARY...: the initramfs for the kernel in KVER/KROOT, in $INITRD.
+image() {
+    arch=$1 bb=$2 mods=$3
+    shift 3
+    img=$WORK/img-$KVER
+    rm -rf "$img"
+    kdir=arm64
+    [ "$arch" = arm64 ] || kdir=x86
+    mkdir -p "$img"/bin "$img"/sbin "$img"/usr/bin "$img"/usr/sbin "$img"/proc "$img"/sys \
+        "$img"/dev "$img"/etc "$img"/vectors "$img"/fixtures "$img/lib/modules/$KVER/kernel/arch/$kdir"
+    cp "$bb" "$img/bin/busybox"
+    cp "$ROOT/tests/kernel/init" "$img/init"
+    chmod 755 "$img/init"
+    m=$KROOT/lib/modules/$KVER
+    cp -r "$m/kernel/crypto" "$m/kernel/lib" "$img/lib/modules/$KVER/kernel/"
+    cp -r "$m/kernel/arch/$kdir/crypto" "$img/lib/modules/$KVER/kernel/arch/$kdir/"
+    cp "$m"/modules.builtin* "$m"/modules.order "$img/lib/modules/$KVER/" 2>/dev/null || true
+    "$BB" depmod -b "$img" "$KVER" || die "depmod $KVER"
+    echo "$mods" > "$img/etc/accelscope-modules"
+    cp "$ROOT"/tests/vectors/*.txt "$img/vectors/"
+    cp "$ROOT"/tests/kernel/proc-crypto-*.txt "$img/fixtures/"
+    for b in "$@"; do cp "$b" "$img/"; done
+    if [ "$arch" = amd64 ]; then
+        # Shared libraries as ldd resolves them on the host, at the same paths.
+        for lib in $(cd "$img" && ldd ./t_afalg $([ -e accelscope ] && echo ./accelscope) |
+            awk '/=>/ {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u); do
+            mkdir -p "$img$(dirname "$lib")"
+            cp -L "$lib" "$img$lib"
+        done
+    fi
+    # Uncompressed: decompressing it would cost more emulated time than copying it.
+    INITRD=$WORK/initrd-$KVER.cpio
+    (cd "$img" && find . | cpio -o -H newc --quiet) > "$INITRD" || die "cpio"
+    say "kernel $KVER ($(basename "$KIMG")), initramfs $(du -k "$INITRD" | cut -f1) KiB"
+}
+
+# AF_ALG, its three types, and every driver of the algorithms accelscope measures.
+COMMON="af_alg algif_hash algif_skcipher algif_aead
+ctr gcm ghash_generic chacha20poly1305 chacha_generic poly1305_generic sha512_generic"
+X86_MODS="$COMMON aesni_intel ghash_clmulni_intel sha1_ssse3 sha256_ssse3 sha512_ssse3
+chacha_x86_64 poly1305_x86_64"
+A64_MODS="$COMMON aes_ce_blk aes_ce_cipher aes_neon_blk aes_neon_bs ghash_ce sha1_ce sha2_ce
+sha256_arm64 sha512_arm64 sha512_ce chacha_neon poly1305_neon"
+
+# --- amd64 ---------------------------------------------------------------------------------
 make --no-print-directory BUILD="$BUILD" "$BUILD/tests/t_afalg" >/dev/null || die "building t_afalg"
 BIN=$BUILD/accelscope
 [ -x "$BIN" ] || make --no-print-directory BUILD="$BUILD" "$BIN" >/dev/null 2>&1 || true
-[ -x "$BIN" ] || say "no $BIN: the kernel path is checked through t_afalg only"
+HAVE=yes
+[ -x "$BIN" ] || { HAVE=""; say "no $BIN: the kernel path is checked through t_afalg only"; }
+kernel amd64
+image amd64 "$BB" "$X86_MODS" "$BUILD/tests/t_afalg" $([ -n "$HAVE" ] && echo "$BIN")
+X86_KIMG=$KIMG X86_INITRD=$INITRD
 
-# --- initramfs -----------------------------------------------------------------------------
-IMG=$WORK/img-$KVER
-rm -rf "$IMG"
-mkdir -p "$IMG"/bin "$IMG"/sbin "$IMG"/usr/bin "$IMG"/usr/sbin "$IMG"/proc "$IMG"/sys "$IMG"/dev \
-    "$IMG"/etc "$IMG"/tmp "$IMG"/vectors "$IMG/lib/modules/$KVER/kernel/arch/x86"
-cp "$BB" "$IMG/bin/busybox"
-cp "$ROOT/tests/kernel/init" "$IMG/init"
-chmod 755 "$IMG/init"
-M=$KROOT/lib/modules/$KVER
-cp -r "$M/kernel/crypto" "$M/kernel/lib" "$IMG/lib/modules/$KVER/kernel/"
-cp -r "$M/kernel/arch/x86/crypto" "$IMG/lib/modules/$KVER/kernel/arch/x86/"
-cp "$M"/modules.builtin* "$M"/modules.order "$IMG/lib/modules/$KVER/" 2>/dev/null || true
-"$BB" depmod -b "$IMG" "$KVER" || die "depmod"
-# AF_ALG, its three types, and every driver of the algorithms accelscope measures.
-cat > "$IMG/etc/accelscope-modules" <<EOF
-af_alg algif_hash algif_skcipher algif_aead
-ctr gcm ghash_generic chacha20poly1305 chacha_generic poly1305_generic sha512_generic
-aesni_intel ghash_clmulni_intel sha1_ssse3 sha256_ssse3 sha512_ssse3 chacha_x86_64 poly1305_x86_64
-EOF
-cp "$BUILD/tests/t_afalg" "$IMG/t_afalg"
-cp "$ROOT"/tests/vectors/*.txt "$IMG/vectors/"
-mkdir -p "$IMG/fixtures" && cp "$ROOT"/tests/kernel/proc-crypto-*.txt "$IMG/fixtures/"
-bins="$IMG/t_afalg"
-if [ -x "$BIN" ]; then cp "$BIN" "$IMG/accelscope"; bins="$bins $IMG/accelscope"; fi
-# Shared libraries as ldd resolves them on the host, at the same paths.
-for lib in $(ldd $bins | awk '/=>/ {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u); do
-    mkdir -p "$IMG$(dirname "$lib")"
-    cp -L "$lib" "$IMG$lib"
-done
-[ -e "$IMG/lib64/ld-linux-x86-64.so.2" ] || { mkdir -p "$IMG/lib64"; cp -L /lib64/ld-linux-x86-64.so.2 "$IMG/lib64/"; }
-# Uncompressed: decompressing it would cost more emulated time than copying it.
-(cd "$IMG" && find . | cpio -o -H newc --quiet) > "$WORK/initrd-$KVER.cpio" || die "cpio"
-say "kernel $KVER ($(basename "$KIMG")), initramfs $(du -k "$WORK/initrd-$KVER.cpio" | cut -f1) KiB"
+# --- arm64 ---------------------------------------------------------------------------------
+if [ $A64 = yes ]; then
+    A64_BUILD=build/kernel-arm64 # static: nothing to resolve inside the image
+    PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+        make --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- BUILD=$A64_BUILD \
+        LDFLAGS=-static "$A64_BUILD/tests/t_afalg" "$A64_BUILD/accelscope" >/dev/null 2>&1 ||
+        die "building the static arm64 t_afalg and accelscope (make CROSS_COMPILE=aarch64-linux-gnu- BUILD=$A64_BUILD LDFLAGS=-static)"
+    if [ ! -x "$WORK/busybox-arm64/bin/busybox" ]; then
+        (cd "$WORK" && rm -f busybox-static_*arm64.deb && apt-get download -q busybox-static:arm64 \
+            >/dev/null 2>&1 && dpkg -x busybox-static_*arm64.deb busybox-arm64 &&
+            rm -f busybox-static_*arm64.deb) || die "apt-get download busybox-static:arm64 failed"
+    fi
+    kernel arm64
+    image arm64 "$WORK/busybox-arm64/bin/busybox" "$A64_MODS" "$A64_BUILD/tests/t_afalg" \
+        "$A64_BUILD/accelscope"
+    A64_KIMG=$KIMG A64_INITRD=$INITRD
+fi
 
-# --- boot both CPUs at once (one core each) ------------------------------------------------
-boot() { # cpu log
+# --- boot them all at once -----------------------------------------------------------------
+APPEND='panic=-1 quiet loglevel=1'
+boot_x86() { # cpu log
     timeout 170 qemu-system-x86_64 -accel tcg -cpu "$1" -m 768 -smp 1 -nographic -no-reboot \
-        -net none -kernel "$KIMG" -initrd "$WORK/initrd-$KVER.cpio" \
-        -append 'console=ttyS0 panic=-1 quiet loglevel=1' </dev/null 2>&1 | tr -d '\r' > "$2"
+        -net none -kernel "$X86_KIMG" -initrd "$X86_INITRD" -append "console=ttyS0 $APPEND" \
+        </dev/null 2>&1 | tr -d '\r' > "$2"
+}
+boot_a64() { # cpu log
+    timeout 170 qemu-system-aarch64 -M virt -cpu "$1" -m 768 -smp 1 -nographic -no-reboot \
+        -net none -kernel "$A64_KIMG" -initrd "$A64_INITRD" -append "console=ttyAMA0 $APPEND" \
+        </dev/null 2>&1 | tr -d '\r' > "$2"
 }
 start=$(date +%s)
-boot max "$WORK/console-max.log" &
-pmax=$!
-boot qemu64 "$WORK/console-qemu64.log" &
-pq=$!
-wait $pmax || true
-wait $pq || true
-say "both boots done in $(($(date +%s) - start)) s; consoles in build/kernel/console-*.log"
+boot_x86 max "$WORK/console-max.log" &
+p1=$!
+boot_x86 qemu64 "$WORK/console-qemu64.log" &
+p2=$!
+p3=""
+if [ $A64 = yes ]; then
+    boot_a64 cortex-a53 "$WORK/console-cortex-a53.log" &
+    p3=$!
+fi
+for p in $p1 $p2 $p3; do wait "$p" || true; done
+say "boots done in $(($(date +%s) - start)) s; consoles in build/kernel/console-*.log"
 
-sh "$ROOT/tests/kernel/check.sh" max "$WORK/console-max.log" "$([ -x "$BIN" ] && echo yes)" &&
-    sh "$ROOT/tests/kernel/check.sh" qemu64 "$WORK/console-qemu64.log" "$([ -x "$BIN" ] && echo yes)"
+rc=0
+sh "$ROOT/tests/kernel/check.sh" max "$WORK/console-max.log" "$HAVE" || rc=1
+sh "$ROOT/tests/kernel/check.sh" qemu64 "$WORK/console-qemu64.log" "$HAVE" || rc=1
+[ $A64 = no ] || sh "$ROOT/tests/kernel/check.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
+exit $rc
