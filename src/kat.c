@@ -63,12 +63,16 @@ int kat_check(const struct impl *im, char *why, size_t n)
         void *ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
         if (!ctx)
             abort();
-        int rc = -1;
+        int rc = -2;
         if (im->init(im, ctx, key, iv, 0, why, n) == 0) {
-            if (im->op(ctx, out, in, ilen) == 0 && memcmp(out, want, wlen) == 0)
+            if (im->op(ctx, out, in, ilen))
+                snprintf(why, n, "operation failed on the known answer (%s)", k->source);
+            else if (memcmp(out, want, wlen) == 0)
                 rc = 1;
-            else
+            else {
                 snprintf(why, n, "known answer (%s) does not match", k->source);
+                rc = -1;
+            }
             if (im->cleanup)
                 im->cleanup(ctx);
         }

@@ -7,7 +7,8 @@
 
 #include "impl.h"
 
-/* 1 = im reproduces its algorithm's known answer; 0 = none on file; -1 = mismatch (why). */
+/* 1 = im reproduces its algorithm's known answer; 0 = none on file; -1 = mismatch;
+ * -2 = set-up or the operation failed (why says which). */
 int kat_check(const struct impl *im, char *why, size_t n);
 
 #endif

@@ -40,7 +40,11 @@ void cmd_usage(FILE *o)
 "one N-byte message. Every implementation's output is checked against a reference before it\n"
 "is timed; a mismatch is reported as 'wrong output' with no figure.\n"
 "\n"
-"Environment: ACCELSCOPE_DENY=aesni,sha,...  switch CPU features off (the project's mask).\n"
+"Environment:\n"
+"  ACCELSCOPE_DENY=aesni,sha,...        switch CPU features off (the project's own mask)\n"
+"  ACCELSCOPE_AFALG_DRIVERS=alg:driver  also measure these kernel drivers by name\n"
+"  ACCELSCOPE_AFALG_XFER=copy|zerocopy  force one AF_ALG transfer (default: by size)\n"
+"  NO_COLOR                             TUI without colour\n"
 "Exit status: 0 ok; 1 a cell crashed, timed out, failed or gave wrong output; 2 bad usage.\n",
         o);
 }

@@ -96,7 +96,8 @@ static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 }
 
 /* Two operations in a row, so chaining and nonce handling are checked, not one call only.
- * Returns 0 when im agrees with ref; otherwise a description in why. */
+ * Returns 0 when im agrees with ref, -1 when its output differs (wrong output), -2 when an
+ * operation or the set-up failed (an error: e.g. a size the implementation refuses). */
 static int verify_pair(const struct algo *a, const struct impl *im, const struct impl *ref,
                        size_t len, int decrypt, char *why, size_t n)
 {
@@ -114,18 +115,22 @@ static int verify_pair(const struct algo *a, const struct impl *im, const struct
     memset(want, 0, 2 * cap);
 
     int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    rc = -2; /* set-up failures are errors, not wrong output */
     if (live_init(&r, ref, key, iv, 0, why, n))
         goto out;
     if (live_init(&t, im, key, iv, dec, why, n))
         goto free_ref;
+    rc = -1;
     if (!dec) {
         for (int k = 0; k < 2; k++) {
             if (ref->op(r.ctx, want + k * cap, pt, len)) {
                 snprintf(why, n, "reference %s failed", ref->name);
+                rc = -2;
                 goto free_impl;
             }
             if (im->op(t.ctx, got + k * cap, pt, len)) {
-                snprintf(why, n, "operation %d failed", k + 1);
+                snprintf(why, n, "%zu-byte operation %d failed", len, k + 1);
+                rc = -2;
                 goto free_impl;
             }
             size_t d = first_diff(got + k * cap, want + k * cap, olen);
@@ -142,11 +147,14 @@ static int verify_pair(const struct algo *a, const struct impl *im, const struct
         for (int k = 0; k < 2; k++)
             if ((k == 0 || chained) && ref->op(r.ctx, ct + k * cap, pt, len)) {
                 snprintf(why, n, "reference %s failed", ref->name);
+                rc = -2;
                 goto free_impl;
             }
         for (int k = 0; k < 2; k++) {
             if (im->op(t.ctx, got, ct + (chained ? k : 0) * cap, len)) {
-                snprintf(why, n, "decrypt op %d failed (tag or transform)", k + 1);
+                snprintf(why, n, "%zu-byte decrypt op %d failed: the reference's message was "
+                         "refused (tag or transform error)", len, k + 1);
+                rc = -2;
                 goto free_impl;
             }
             size_t d = first_diff(got, pt, len);
@@ -210,7 +218,7 @@ static int verify(const struct algo *a, const struct impl *im, size_t len, int d
     }
     int k = kat_check(im, why, n);
     if (k < 0)
-        return -1;
+        return k;
     const struct impl *ref = registry_reference(im);
     if (!ref) {
         if (k == 1) {
