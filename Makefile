@@ -20,7 +20,7 @@ VERSION := 0.1.0
 TRIPLE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(filter x86_64%,$(TRIPLE)),)
 ASMDIR := x86_64
-else ifneq ($(filter i%86%,$(TRIPLE)),)
+else ifneq ($(filter i386-% i486-% i586-% i686-%,$(TRIPLE)),)
 ASMDIR := x86
 else ifneq ($(filter aarch64%,$(TRIPLE)),)
 ASMDIR := aarch64
