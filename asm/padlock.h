@@ -32,13 +32,13 @@
 #define PADLOCK_CW_DECRYPT (1u << 9)
 #define PADLOCK_CW_KSIZE(bits) ((uint32_t)((bits) - 128) / 64 << 10) /* 0/1/2 for 128/192/256 */
 
-void padlock_xcrypt_ecb(const void *cword, const void *key, void *out, const void *in,
+void padlock_asm_xcrypt_ecb(const void *cword, const void *key, void *out, const void *in,
                         size_t blocks);
-void padlock_xcrypt_cbc(const void *cword, const void *key, void *out, const void *in,
+void padlock_asm_xcrypt_cbc(const void *cword, const void *key, void *out, const void *in,
                         size_t blocks, void *iv);
-void padlock_xsha1(void *state, const void *in, size_t len);
-void padlock_xsha256(void *state, const void *in, size_t len);
-unsigned padlock_xstore(void *out, unsigned divisor);
+void padlock_asm_xsha1(void *state, const void *in, size_t len);
+void padlock_asm_xsha256(void *state, const void *in, size_t len);
+unsigned padlock_asm_xstore(void *out, unsigned divisor);
 
 /* The instructions as the glue calls them: the kernels above on i386 builds. */
 struct padlock_ops {

@@ -25,8 +25,9 @@
 #include "registry.h"
 
 #if defined(__i386__)
-static const struct padlock_ops hw = { padlock_xcrypt_ecb, padlock_xcrypt_cbc, padlock_xsha1,
-                                       padlock_xsha256, padlock_xstore };
+static const struct padlock_ops hw = { padlock_asm_xcrypt_ecb, padlock_asm_xcrypt_cbc,
+                                       padlock_asm_xsha1, padlock_asm_xsha256,
+                                       padlock_asm_xstore };
 static const struct padlock_ops *const hw_ops = &hw;
 static const char *const build_lacks = NULL;
 static const int listed = 1;

@@ -10,11 +10,11 @@
  */
 	.text
 
-/* void padlock_xcrypt_ecb(const void *cword, const void *key, void *out, const void *in,
+/* void padlock_asm_xcrypt_ecb(const void *cword, const void *key, void *out, const void *in,
  *                         size_t blocks) */
-	.globl	padlock_xcrypt_ecb
-	.type	padlock_xcrypt_ecb, @function
-padlock_xcrypt_ecb:
+	.globl	padlock_asm_xcrypt_ecb
+	.type	padlock_asm_xcrypt_ecb, @function
+padlock_asm_xcrypt_ecb:
 	pushl	%ebx
 	pushl	%esi
 	pushl	%edi
@@ -30,13 +30,13 @@ padlock_xcrypt_ecb:
 	popl	%esi
 	popl	%ebx
 	ret
-	.size	padlock_xcrypt_ecb, . - padlock_xcrypt_ecb
+	.size	padlock_asm_xcrypt_ecb, . - padlock_asm_xcrypt_ecb
 
-/* void padlock_xcrypt_cbc(const void *cword, const void *key, void *out, const void *in,
+/* void padlock_asm_xcrypt_cbc(const void *cword, const void *key, void *out, const void *in,
  *                         size_t blocks, void *iv) */
-	.globl	padlock_xcrypt_cbc
-	.type	padlock_xcrypt_cbc, @function
-padlock_xcrypt_cbc:
+	.globl	padlock_asm_xcrypt_cbc
+	.type	padlock_asm_xcrypt_cbc, @function
+padlock_asm_xcrypt_cbc:
 	pushl	%ebx
 	pushl	%esi
 	pushl	%edi
@@ -53,12 +53,12 @@ padlock_xcrypt_cbc:
 	popl	%esi
 	popl	%ebx
 	ret
-	.size	padlock_xcrypt_cbc, . - padlock_xcrypt_cbc
+	.size	padlock_asm_xcrypt_cbc, . - padlock_asm_xcrypt_cbc
 
-/* void padlock_xsha1(void *state, const void *in, size_t len): one shot (EAX = 0). */
-	.globl	padlock_xsha1
-	.type	padlock_xsha1, @function
-padlock_xsha1:
+/* void padlock_asm_xsha1(void *state, const void *in, size_t len): one shot (EAX = 0). */
+	.globl	padlock_asm_xsha1
+	.type	padlock_asm_xsha1, @function
+padlock_asm_xsha1:
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi
@@ -69,12 +69,12 @@ padlock_xsha1:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	padlock_xsha1, . - padlock_xsha1
+	.size	padlock_asm_xsha1, . - padlock_asm_xsha1
 
-/* void padlock_xsha256(void *state, const void *in, size_t len) */
-	.globl	padlock_xsha256
-	.type	padlock_xsha256, @function
-padlock_xsha256:
+/* void padlock_asm_xsha256(void *state, const void *in, size_t len) */
+	.globl	padlock_asm_xsha256
+	.type	padlock_asm_xsha256, @function
+padlock_asm_xsha256:
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi
@@ -85,12 +85,12 @@ padlock_xsha256:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	padlock_xsha256, . - padlock_xsha256
+	.size	padlock_asm_xsha256, . - padlock_asm_xsha256
 
-/* unsigned padlock_xstore(void *out, unsigned divisor): bytes stored (0, 1, 2, 4, 8). */
-	.globl	padlock_xstore
-	.type	padlock_xstore, @function
-padlock_xstore:
+/* unsigned padlock_asm_xstore(void *out, unsigned divisor): bytes stored (0, 1, 2, 4, 8). */
+	.globl	padlock_asm_xstore
+	.type	padlock_asm_xstore, @function
+padlock_asm_xstore:
 	pushl	%edi
 	movl	8(%esp), %edi
 	movl	12(%esp), %edx
@@ -98,6 +98,6 @@ padlock_xstore:
 	andl	$0x1f, %eax
 	popl	%edi
 	ret
-	.size	padlock_xstore, . - padlock_xstore
+	.size	padlock_asm_xstore, . - padlock_asm_xstore
 
 	.section .note.GNU-stack, "", @progbits
