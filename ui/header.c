@@ -35,18 +35,24 @@ static int strip(int y, int w, int draw)
     if (draw)
         ui_text(y, x, w, ui_attr(ROLE_DIM), "features:");
     x += 10;
+    /* Five PadLock units, absent on every CPU but VIA/Zhaoxin: one item says so. */
+    int padlock_any = 0;
+    for (int f = FEAT_PL_RNG; f <= FEAT_PL_PMM; f++)
+        padlock_any |= feature_state(f) != 0;
     for (int f = 0; f < FEAT_COUNT; f++) {
         if ((int)feature_table[f].arch != this_arch())
             continue;
+        if (!padlock_any && f > FEAT_PL_RNG && f <= FEAT_PL_PMM)
+            continue;
         int st = feature_state(f);
-        int len = (int)strlen(feature_table[f].label) + 2;
+        const char *label = !padlock_any && f == FEAT_PL_RNG ? "PadLock" : feature_table[f].label;
+        int len = (int)strlen(label) + 1;
         if (x + len >= w) {
             row++;
             x = 11;
         }
         if (draw)
-            ui_textf(y + row, x, len, ui_attr(role[st]), "%s%s", ui_glyph(sym[st]),
-                     feature_table[f].label);
+            ui_textf(y + row, x, len, ui_attr(role[st]), "%s%s", ui_glyph(sym[st]), label);
         x += len + 1;
     }
     return row + 1;

@@ -100,7 +100,7 @@ void pathspanel_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitb
         for (int i = 0; i < ui.noff; i++)
             off |= !strcmp(ui.off[i], key);
         ui_textf(y, r.x + 2, 4, cur, "[%s]", off ? " " : "x");
-        int nw = r.w / 3 > 24 ? 24 : r.w / 3;
+        int nw = r.w / 2 > 24 ? 24 : r.w / 2 < 14 ? 14 : r.w / 2;
         ui_text(y, r.x + 6, nw - 1, ui.sel.paths[it->path] ? 0 : ui_attr(ROLE_DIM), it->name);
         int x = r.x + 6 + nw;
         if (it->avail == it->total)

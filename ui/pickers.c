@@ -325,8 +325,8 @@ int setup_key(int ch)
     case KEY_NPAGE: cur[col] += 10; break;
     case KEY_HOME: case 'g': cur[col] = 0; break;
     case KEY_END: case 'G': cur[col] = col_len(col) - 1; break;
-    case KEY_LEFT: case 'h': col = (col + NCOLS - 1) % NCOLS; break;
-    case KEY_RIGHT: col = (col + 1) % NCOLS; break;
+    case KEY_LEFT: case 'h': if (col > 0) col--; break;
+    case KEY_RIGHT: if (col < NCOLS - 1) col++; break;
     case ' ': case '\r': case '\n': case KEY_ENTER: keep_visible(col, 1000); activate(col, cur[col], 1); break;
     case '+': case '=':
         if (col == COL_SIZES && opts[cur[col]].kind >= O_DIR && !model_locked())

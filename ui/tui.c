@@ -213,7 +213,12 @@ static void key(int ch)
 /* ACCELSCOPE_TUI_TRACE=FILE appends timing lines (first frame, probing) for the benchmark. */
 static void ui_trace(const char *what, double ms)
 {
-    const char *path = getenv("ACCELSCOPE_TUI_TRACE");
+    static const char *path;
+    static int looked;
+    if (!looked) {
+        path = getenv("ACCELSCOPE_TUI_TRACE");
+        looked = 1;
+    }
     if (!path)
         return;
     FILE *f = fopen(path, "a");
@@ -237,11 +242,18 @@ static double since_launch_ms(void)
 static void loop(void)
 {
     int dirty = 1;
+    double key_at = 0; /* when the last keys were read: their answer is the next frame */
+    int key_busy = 0;  /* and whether a measurement was running then */
+    double busy_from = 0; /* a key waits at most one pass of the loop: how long passes take */
     while (!ui.quit && !term_signal_pending()) {
         if (dirty) {
             ui_draw();
             refresh();
             dirty = 0;
+        }
+        if (key_at > 0) {
+            ui_trace(key_busy ? "key_ms_measuring" : "key_ms_idle", (ui_now() - key_at) * 1e3);
+            key_at = 0;
         }
         struct pollfd fds[RESULT_MAX_THREADS + 4];
         int n = 0;
@@ -258,7 +270,10 @@ static void loop(void)
             if (timeout < 0 || timeout > 250)
                 timeout = 250; /* the progress line's clock */
         }
+        if (busy_from > 0 && ui.run.active)
+            ui_trace("loop_busy_ms", (ui_now() - busy_from) * 1e3);
         int k = poll(fds, (nfds_t)n, timeout);
+        busy_from = ui_now();
         if (k < 0 && errno != EINTR)
             break;
         if (fds[1].revents)
@@ -291,6 +306,10 @@ static void loop(void)
         {
             int ch;
             while ((ch = getch()) != ERR) {
+                if (!key_at) {
+                    key_at = ui_now();
+                    key_busy = ui.run.active || ui.demo;
+                }
                 key(ch);
                 dirty = 1;
                 if (ui.quit)

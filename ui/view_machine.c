@@ -116,10 +116,10 @@ static const char *fact(const char *key, char *buf, size_t n)
 void machine_view_draw(struct rect r)
 {
     char core[64], tsc[64];
-    ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_OK) | A_BOLD, "core clock: %s %s TSC: %s",
-             fact("core clock: ", core, sizeof core), ui_glyph(G_DOT), fact("TSC: ", tsc, sizeof tsc));
-    ui_textf(r.y, r.w / 2, r.w / 2 - 1, ui_attr(ROLE_DIM),
-             "accelscope info --clock %s arrows, PgUp/PgDn, Home/End", ui_glyph(G_DOT));
+    ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_OK) | A_BOLD,
+             "core clock: %s %s TSC: %s %s from accelscope info --clock; arrows, PgUp/PgDn scroll",
+             fact("core clock: ", core, sizeof core), ui_glyph(G_DOT), fact("TSC: ", tsc, sizeof tsc),
+             ui_glyph(G_DOT));
     int h = r.h - 1, *top = &ui.top[V_MACHINE];
     if (!ui.info_len) {
         ui_textf(r.y + 2, 2, r.w - 4, ui_attr(ROLE_WARN), "reading the machine (accelscope info --clock)%s",

@@ -47,3 +47,21 @@ tui_goto() {
     done
     return 1
 }
+
+# tui_pick SESSION "ALG ALG" "SIZE,SIZE": on the setup screen, pick exactly these algorithms and sizes, time per cell 0.05 s.
+tui_pick() {
+    s=$1
+    tui_keys "$s" 5 Home Left Left Left n
+    for a in $2; do tui_keys "$s" Home; tui_goto "$s" "$a( |$)" && tui_keys "$s" Space; done
+    tui_keys "$s" Right Home n
+    rest=$3
+    while [ -n "$rest" ]; do
+        z=${rest%%,*}
+        if [ "$z" = "$rest" ]; then rest=; else rest=${rest#*,}; fi
+        tui_keys "$s" Home; tui_goto "$s" "$z( |$)" && tui_keys "$s" Space
+    done
+    tui_keys "$s" Home; tui_goto "$s" 'time/cell'
+    i=0
+    while ! tui_cap "$s" | grep -q 'time/cell: . 0.05 s' && [ $i -lt 10 ]; do tui_keys "$s" -; sleep 0.05; i=$((i + 1)); done
+}
+

@@ -26,18 +26,6 @@ check() { if tui_wait "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$2"; fi
 check_not() { if tui_cap "$2" | grep -Eq -- "$3"; then bad "$1" "$2"; else ok "$1"; fi; }
 app_pid() { ps -o pid= --ppid "$(tui_pid "$1")" | head -1 | tr -d ' '; }
 
-# Setup screen helpers: pick exactly these algorithms and sizes, time per cell 0.05 s.
-pick() { # pick SESSION "alg1 alg2" "size1 size2"
-    s=$1
-    tui_keys "$s" 5 Home Left Left Left n
-    for a in $2; do tui_keys "$s" Home; tui_goto "$s" "$a( |$)" && tui_keys "$s" Space; done
-    tui_keys "$s" Right Home n
-    for z in $3; do tui_keys "$s" Home; tui_goto "$s" "$z( |$)" && tui_keys "$s" Space; done
-    tui_keys "$s" Home; tui_goto "$s" 'time/cell'
-    i=0
-    while ! tui_cap "$s" | grep -q 'time/cell: . 0.05 s' && [ $i -lt 10 ]; do tui_keys "$s" -; sleep 0.05; i=$((i + 1)); done
-}
-
 # 1. Start-up: header, features strip, paths view, footer.
 tui_start main 100 32 "$tmp" "$bin"
 check "start: header names OpenSSL and the kernel" main 'accelscope · .*OpenSSL [0-9].*Linux '
@@ -54,7 +42,7 @@ sleep 0.2
 check_not "help: any key closes it" main 'Keys \(any key closes'
 
 # 3. Pickers: algorithms, sizes, custom sizes validated as `run` does.
-pick main "sha256 aes-128-gcm" "16 B"
+tui_pick main "sha256 aes-128-gcm" "16 B"
 tui_keys main Home; tui_goto main 'custom size' && tui_keys main Enter
 tui_keys main -l 'abc'; tui_keys main Enter
 check "custom size: 'abc' refused with what is accepted" main "bad size 'abc'; accepted"
@@ -152,7 +140,7 @@ check "quit: terminal modes restored (icanon echo)" main '^icanon echo'
 # 9. Cancel: finished cells stay, the running one is marked.
 tui_start cancel 100 32 "$tmp" "$bin"
 tui_wait cancel 'q quit'
-pick cancel "sha256" "16 B 64 B 256 B 1 KiB 8 KiB 16 KiB"
+tui_pick cancel "sha256" "16 B,64 B,256 B,1 KiB,8 KiB,16 KiB"
 tui_keys cancel 2 r
 tui_wait cancel 'cell [3-9] of' 20
 tui_keys cancel r
@@ -164,7 +152,7 @@ tui_keys cancel q
 # 10. Faults stay in their cell: crash, wrong output, hang (watchdog).
 tui_start faults 110 40 "$tmp" env ACCELSCOPE_TEST_FAULTS=1 "$bin"
 tui_wait faults 'q quit'
-pick faults "sha256" "16 B"
+tui_pick faults "sha256" "16 B"
 tui_keys faults 1 r
 check "faults: run finishes despite a hang" faults 'done in' 60
 check "faults: crash shown in its cell" faults 'fault-crash +crashed \(SIGILL\)'
