@@ -40,9 +40,12 @@ void armce_aes_cbc_dec(const uint8_t *drk, unsigned rounds, uint8_t *out, const 
 void armce_aes_ctr(const uint8_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in,
                    size_t blocks, uint8_t ctr[16]);
 
-/* GHASH (NIST SP 800-38D 6.4): for each block, xi = (xi XOR block) * h in GF(2^128).
- * xi and h are in the specification's byte order (h = E_K(0^128) as it comes out of AES). */
-void armce_ghash(uint8_t xi[16], const uint8_t h[16], const uint8_t *in, size_t blocks);
+/* GHASH (NIST SP 800-38D 6.4): for each block, xi = (xi XOR block) * H in GF(2^128).
+ * htable[i] = H^(i+1), all in the specification's byte order (H = E_K(0^128) as it comes
+ * out of AES); four blocks at a time use all four, a single block only htable[0], so the
+ * powers can be computed with this function: H^(i+1) = GHASH with xi = 0 over H^i. */
+void armce_ghash(uint8_t xi[16], const uint8_t htable[4][16], const uint8_t *in,
+                 size_t blocks);
 
 /* Compression functions (FIPS 180-4) on 64-byte (SHA-1, SHA-256) or 128-byte (SHA-512)
  * blocks; state words in host order, as in the specification's H0..H7. */

@@ -114,7 +114,7 @@ IT_FN void known_answers(const struct impl *im, const struct algo *a)
 IT_FN void diff_cipher(const struct impl *im, const struct algo *a)
 {
     static const size_t ctr_sizes[] = { 1, 15, 16, 17, 31, 100, 1000, 4097, 3 };
-    static const size_t cbc_sizes[] = { 16, 32, 48, 64, 256, 1024, 4096, 16 };
+    static const size_t cbc_sizes[] = { 16, 32, 48, 64, 80, 112, 256, 1024, 4096, 16 };
     const size_t *sizes = a->block == 1 ? ctr_sizes : cbc_sizes;
     size_t nsizes = a->block == 1 ? sizeof ctr_sizes / sizeof *ctr_sizes
                                   : sizeof cbc_sizes / sizeof *cbc_sizes;

@@ -6,13 +6,13 @@
 #    SHA1C, SHA256H and SHA512H that were translated inside this project's armce_* kernels
 #    (so they ran: qemu translates only what executes) and proves the mask removed them.
 #    The TUI starts and quits under qemu in tmux.
-#  i686: cross-build and run its suites (natively, or through qemu-i386 where this kernel
-#    cannot run i386 programs). PadLock cannot be emulated: t_padlock runs the glue on a
+#  i686: cross-build against an i386 sysroot (tests/cross/install.sh) and run its suites
+#    (natively, or through qemu-i386 where this kernel cannot run i386 programs). PadLock cannot be emulated: t_padlock runs the glue on a
 #    model of the instructions; the instructions themselves never run here.
 # Emulated runs use static builds: qemu-user 7.2 hangs in the child of fork() for
 # dynamically linked guests (seen here with a five-line program), and the engine forks its
-# workers. The default dynamic build (`make CROSS_COMPILE=aarch64-linux-gnu-`) is built too
-# and its own suite run, which does not fork.
+# workers. The default dynamic builds (`make CROSS_COMPILE=...`) are built too and run the
+# suites that do not fork.
 # Ends with "N passed, N failed" summed over every suite and the checks made here.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -168,25 +168,39 @@ else
     echo "UNAVAILABLE: aarch64 TUI test: no tmux or no TUI in this tree"
 fi
 
-echo "== i686: build and suites"
-I_PC="PKG_CONFIG_SYSROOT_DIR=$I386_SYSROOT"
-I_PC2="PKG_CONFIG_LIBDIR=$I386_SYSROOT/usr/lib/i386-linux-gnu/pkgconfig:$I386_SYSROOT/usr/share/pkgconfig"
+echo "== i686: build (dynamic, the default) and static; suites"
+IBUILD=build/i686-linux-gnu-static
+ILIB=$I386_SYSROOT/usr/lib/i386-linux-gnu:$I386_SYSROOT/lib/i386-linux-gnu
 if [ -f "$I386_SYSROOT/.complete" ]; then
-    env "$I_PC" "$I_PC2" PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 \
-        make -j"$JOBS" --no-print-directory CROSS_COMPILE=i686-linux-gnu- \
-        CFLAGS="-O2 -g -isystem $I386_SYSROOT/usr/include/i386-linux-gnu" \
-        LDFLAGS="-static -L$I386_SYSROOT/lib/i386-linux-gnu" tests >"$LOG/i686-build.log" 2>&1
-    check $? "make CROSS_COMPILE=i686-linux-gnu- tests (static, i386 sysroot)"
-    for t in build/i686-linux-gnu/tests/t_*; do
+    imake() {
+        env PKG_CONFIG_SYSROOT_DIR="$I386_SYSROOT" \
+            PKG_CONFIG_LIBDIR="$I386_SYSROOT/usr/lib/i386-linux-gnu/pkgconfig:$I386_SYSROOT/usr/share/pkgconfig" \
+            PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 \
+            make -j"$JOBS" --no-print-directory CROSS_COMPILE=i686-linux-gnu- \
+            CFLAGS="-O2 -g -isystem $I386_SYSROOT/usr/include/i386-linux-gnu" "$@" tests
+    }
+    imake LDFLAGS="-L$I386_SYSROOT/lib/i386-linux-gnu -Wl,-rpath-link,$ILIB" \
+        >"$LOG/i686-build.log" 2>&1
+    check $? "make CROSS_COMPILE=i686-linux-gnu- tests (build/i686-linux-gnu, i386 sysroot)"
+    imake BUILD=$IBUILD LDFLAGS="-static -L$I386_SYSROOT/lib/i386-linux-gnu" \
+        >"$LOG/i686-static.log" 2>&1
+    check $? "static i686 build ($IBUILD)"
+    # The dynamic build's own suites that do not fork (see the top of this file).
+    for t in t_padlock t_portable; do
+        out="$LOG/i686-dyn-$t.log"
+        LD_LIBRARY_PATH=$ILIB timeout 240 build/i686-linux-gnu/tests/$t >"$out" 2>&1
+        tally "$out" "i686 dynamic $t"
+    done
+    for t in $IBUILD/tests/t_*; do
         [ -x "$t" ] || continue
         out="$LOG/i686-$(basename "$t").log"
-        ACCELSCOPE_BIN=build/i686-linux-gnu/accelscope timeout 240 "$t" >"$out" 2>&1
+        ACCELSCOPE_BIN=$IBUILD/accelscope timeout 240 "$t" >"$out" 2>&1
         tally "$out" "i686 $(basename "$t")"
         grep -h '^UNAVAILABLE' "$out" | sed 's/^/    /' | head -3
     done
-    timeout 60 build/i686-linux-gnu/accelscope info >"$LOG/i686-info.log" 2>&1
+    timeout 60 $IBUILD/accelscope info >"$LOG/i686-info.log" 2>&1
     check $? "i686 accelscope info"
-    grep -i 'padlock' "$LOG/i686-info.log" | head -3 | sed 's/^/    /'
+    grep -i '  padlock ' "$LOG/i686-info.log" | head -3 | sed 's/^/    /'
 else
     bad "no i386 sysroot (see tests/cross/install.sh output): i686 suites not run"
 fi
