@@ -25,7 +25,7 @@ enum ui_role {
 
 /* Glyphs with a UTF-8 and an ASCII form; see term.c. */
 enum ui_glyph { G_YES, G_NO, G_PART, G_CURSOR, G_TIMES, G_PM, G_DOT, G_ELLIPSIS, G_MARK,
-                G_LEFT, G_RIGHT, G_COUNT };
+                G_LEFT, G_RIGHT, G_ARROW, G_COUNT };
 
 enum ui_view { V_PATHS, V_SIZES, V_MATRIX, V_MACHINE, V_SETUP, V_COUNT };
 

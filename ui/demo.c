@@ -229,9 +229,11 @@ void demo_draw(void)
             for (int j = 0; j < bh; j++)
                 ui_bar(y + j, 2 + lw, bw, hi > 0 ? r->mb_per_s / hi : 0, pr);
             ui_text(y, 4 + lw + bw, vw, ui_attr(ROLE_DEMO_BIG), ui_rate(r->mb_per_s, rate, sizeof rate));
-            if (c && c->r.mb_per_s > 0 && r->status == RES_OK && k != c)
-                ui_textf(y + (bh > 1), 4 + lw + bw, vw, bg, "%s%.1f faster", ui_glyph(G_TIMES),
-                         r->mb_per_s / c->r.mb_per_s);
+            if (c && c->r.mb_per_s > 0 && r->status == RES_OK && k != c) {
+                double f = r->mb_per_s / c->r.mb_per_s;
+                ui_textf(y + (bh > 1), 4 + lw + bw, vw, bg, "%s%.1f %s", ui_glyph(G_TIMES), f,
+                         f >= 1 ? "faster" : "(slower)");
+            }
         } else {
             const char *t = r->status == RES_PENDING   ? "waiting"
                           : r->status == RES_RUNNING ? "verifying"

@@ -139,14 +139,18 @@ static void step_value(enum okind k, int dir)
             online = RESULT_MAX_THREADS;
         ui.threads += dir;
         if (ui.threads > online)
-            ui.threads = 1;
-        if (ui.threads < 1)
             ui.threads = (int)online;
+        if (ui.threads < 1)
+            ui.threads = 1;
     } else if (k == O_TIME) {
         int n = (int)(sizeof times / sizeof times[0]), i = 0;
         while (i < n - 1 && times[i] < ui.seconds - 1e-9)
             i++;
-        i = (i + dir + n) % n;
+        i += dir;
+        if (i < 0)
+            i = 0;
+        if (i >= n)
+            i = n - 1;
         ui.seconds = times[i];
         return; /* the time per cell does not change what a cell is */
     } else if (k == O_DIR) {

@@ -176,12 +176,12 @@ const char *ui_glyph(enum ui_glyph g)
     static const char *const utf8[G_COUNT] = {
         [G_YES] = "\u2714", [G_NO] = "\u2718", [G_PART] = "\u25d0", [G_CURSOR] = "\u25b6",
         [G_TIMES] = "\u00d7", [G_PM] = "\u00b1", [G_DOT] = "\u00b7", [G_ELLIPSIS] = "\u2026",
-        [G_MARK] = "\u2502", [G_LEFT] = "\u25c0", [G_RIGHT] = "\u25b6",
+        [G_MARK] = "\u2502", [G_LEFT] = "\u25c0", [G_RIGHT] = "\u25b6", [G_ARROW] = "\u2192",
     };
     static const char *const ascii[G_COUNT] = {
         [G_YES] = "+", [G_NO] = "-", [G_PART] = "~", [G_CURSOR] = ">", [G_TIMES] = "x",
         [G_PM] = "~", [G_DOT] = ".", [G_ELLIPSIS] = ".", [G_MARK] = "|", [G_LEFT] = "<",
-        [G_RIGHT] = ">",
+        [G_RIGHT] = ">", [G_ARROW] = "*",
     };
     return ui.utf8 ? utf8[g] : ascii[g];
 }

@@ -45,22 +45,30 @@ void sizes_view_draw(struct rect r)
     }
     start[ns] = n;
     chart_group_scale(rows, 0, n); /* one scale for every size */
-    /* Where the fastest path changes from one size to the next. */
+    /* Where the fastest path changes from one size to the next: said first, above the bars. */
+    struct chart_row notes[SELECT_MAX];
+    size_t nn = 0;
     const struct csv_row *prev = NULL;
     for (size_t z = 0; z < ns; z++) {
         const struct csv_row *b = best(rows, start[z], start[z + 1]);
-        if (b && prev && b->impl->path != prev->impl->path && n < ui.plan.n + 2 * ns + 2) {
+        if (b && prev && b->impl->path != prev->impl->path) {
             char sz[32];
-            struct chart_row *h = &rows[n++];
+            struct chart_row *h = &notes[nn++];
             *h = (struct chart_row){ 0 };
-            snprintf(h->hbuf, sizeof h->hbuf, "%s/%s overtakes %s/%s at %s", path_label[b->impl->path],
-                     b->impl->name, path_label[prev->impl->path], prev->impl->name,
-                     ui_size(b->bytes, sz, sizeof sz));
+            snprintf(h->hbuf, sizeof h->hbuf, "%s %s/%s overtakes %s/%s at %s", ui_glyph(G_ARROW),
+                     path_label[b->impl->path], b->impl->name, path_label[prev->impl->path],
+                     prev->impl->name, ui_size(b->bytes, sz, sizeof sz));
             h->heading = h->hbuf;
         }
         if (b)
             prev = b;
     }
+    memmove(rows + nn, rows, n * sizeof *rows);
+    memcpy(rows, notes, nn * sizeof *rows);
+    n += nn;
+    for (size_t i = 0; i < n; i++) /* headings point into their own row, which moved */
+        if (!rows[i].cell)
+            rows[i].heading = rows[i].hbuf;
     chart_list_draw(r, rows, n, V_SIZES);
 }
 

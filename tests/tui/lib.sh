@@ -27,8 +27,8 @@ tui_wait() {
     n=$1 re=$2 limit=${3:-10}
     end=$(( $(date +%s%N) / 1000000 + limit * 1000 ))
     while :; do
-        out=$(tui_cap "$n" 2>/dev/null) || return 1
-        printf '%s\n' "$out" | grep -Eq -- "$re" && return 0
+        _scr=$(tui_cap "$n" 2>/dev/null) || return 1
+        printf '%s\n' "$_scr" | grep -Eq -- "$re" && return 0
         [ "$(( $(date +%s%N) / 1000000 ))" -ge "$end" ] && return 1
         sleep 0.05
     done
@@ -39,8 +39,8 @@ tui_goto() {
     n=$1 re=$2 max=${3:-40}
     i=0
     while [ $i -lt "$max" ]; do
-        out=$(tui_cap "$n" 2>/dev/null) || return 1
-        printf '%s\n' "$out" | grep -E '▶|>' | grep -Eq -- "(▶|>) ?\[.\] $re|(▶|>) ?$re" && return 0
+        _scr=$(tui_cap "$n" 2>/dev/null) || return 1
+        printf '%s\n' "$_scr" | grep -E '▶|>' | grep -Eq -- "(▶|>) ?\[.\] $re|(▶|>) ?$re" && return 0
         tui_keys "$n" Down
         sleep 0.03
         i=$((i + 1))
@@ -61,7 +61,6 @@ tui_pick() {
         tui_keys "$s" Home; tui_goto "$s" "$z( |$)" && tui_keys "$s" Space
     done
     tui_keys "$s" Home; tui_goto "$s" 'time/cell'
-    i=0
-    while ! tui_cap "$s" | grep -q 'time/cell: . 0.05 s' && [ $i -lt 10 ]; do tui_keys "$s" -; sleep 0.05; i=$((i + 1)); done
+    tui_keys "$s" - - - - - - - - # the shortest time per cell: 0.05 s
 }
 
