@@ -46,13 +46,15 @@ export I386_SYSROOT
 sh tests/cross/install.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 A64=aarch64-linux-gnu
+# pkg-config reads the target's .pc files only; PKG_CONFIG=pkg-config on the make command
+# line keeps these settings whatever the Makefile's own default for cross builds.
 A64_PC="PKG_CONFIG_LIBDIR=/usr/lib/$A64/pkgconfig:/usr/share/pkgconfig"
 QBUILD=build/$A64-static
 
 echo "== aarch64: build (dynamic, the default) and static for the emulated engine runs"
-env "$A64_PC" make -j"$JOBS" --no-print-directory CROSS_COMPILE=$A64- tests >"$LOG/a64-build.log" 2>&1
+env "$A64_PC" make -j"$JOBS" --no-print-directory PKG_CONFIG=pkg-config CROSS_COMPILE=$A64- tests >"$LOG/a64-build.log" 2>&1
 check $? "make CROSS_COMPILE=$A64- tests (build/$A64)"
-env "$A64_PC" make -j"$JOBS" --no-print-directory CROSS_COMPILE=$A64- BUILD=$QBUILD \
+env "$A64_PC" make -j"$JOBS" --no-print-directory PKG_CONFIG=pkg-config CROSS_COMPILE=$A64- BUILD=$QBUILD \
     LDFLAGS=-static tests >"$LOG/a64-static.log" 2>&1
 check $? "static aarch64 build ($QBUILD)"
 grep -E 'warning:' "$LOG/a64-build.log" | grep -v 'statically linked' | head -5
@@ -176,7 +178,7 @@ if [ -f "$I386_SYSROOT/.complete" ]; then
         env PKG_CONFIG_SYSROOT_DIR="$I386_SYSROOT" \
             PKG_CONFIG_LIBDIR="$I386_SYSROOT/usr/lib/i386-linux-gnu/pkgconfig:$I386_SYSROOT/usr/share/pkgconfig" \
             PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 \
-            make -j"$JOBS" --no-print-directory CROSS_COMPILE=i686-linux-gnu- \
+            make -j"$JOBS" --no-print-directory PKG_CONFIG=pkg-config CROSS_COMPILE=i686-linux-gnu- \
             CFLAGS="-O2 -g -isystem $I386_SYSROOT/usr/include/i386-linux-gnu" "$@" tests
     }
     imake LDFLAGS="-L$I386_SYSROOT/lib/i386-linux-gnu -Wl,-rpath-link,$ILIB" \
