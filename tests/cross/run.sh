@@ -70,9 +70,12 @@ fi
 for cpu in max cortex-a53; do
     for deny in "" "aes,pmull,sha1,sha2"; do
         [ -n "$deny" ] && [ "$cpu" != max ] && continue
-        tests=$QBUILD/tests/t_*
-        [ -n "$deny" ] && tests=$QBUILD/tests/t_direct_arm # the others test other things
-        for t in $tests; do
+        if [ -n "$deny" ]; then
+            set -- $QBUILD/tests/t_direct_arm # the others test other things
+        else
+            set -- $QBUILD/tests/t_*
+        fi
+        for t in "$@"; do
             name=$(basename "$t")
             out="$LOG/a64-$cpu${deny:+-deny}-$name.log"
             ACCELSCOPE_BIN=$QBUILD/accelscope QEMU_CPU=$cpu ACCELSCOPE_DENY=$deny \
