@@ -11,15 +11,6 @@
 #define NAME_W 18
 #define VALUE_W 24
 
-/* Hook: the silicon's ceiling for a cell, drawn as a marker on its bar. src/limits.h
- * (limits_ceiling) does not exist yet; when it lands, fill csv_row.limit_mb_per_s from it
- * here (hardware path only) and every chart draws the marker. */
-double chart_ceiling(const struct csv_row *c)
-{
-    return c->limit_mb_per_s;
-}
-
-/* " encrypt" / " decrypt" where the direction means something. */
 const char *chart_direction(const struct algo *a)
 {
     if (a->kind != ALGO_CIPHER && a->kind != ALGO_AEAD)
@@ -63,9 +54,14 @@ void chart_group_scale(struct chart_row *rows, size_t from, size_t to)
             lo = v;
         if (c->r.status == RES_OK && (slow == 0 || v < slow))
             slow = v;
-        if (c->limit_mb_per_s > hi)
-            hi = c->limit_mb_per_s;
     }
+    /* The silicon's ceiling joins the scale when the bars stay readable beside it. */
+    double ceil = 0;
+    for (size_t i = from; i < to; i++)
+        if (rows[i].cell && rows[i].cell->impl->path == PATH_HW && rows[i].cell->limit_mb_per_s > ceil)
+            ceil = rows[i].cell->limit_mb_per_s;
+    if (ceil > hi && hi > 0 && ceil <= 3 * hi)
+        hi = ceil;
     for (size_t i = from; i < to; i++) {
         rows[i].lo = lo;
         rows[i].hi = hi;
@@ -113,7 +109,8 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     }
     double f = ui_scale(r->mb_per_s, row->lo, row->hi);
     ui_bar(y, bx, bw, f, pr);
-    if (c->limit_mb_per_s > 0 && row->hi > 0) {
+    /* The ceiling where it falls on the scale; the heading names it when it is beyond. */
+    if (c->impl->path == PATH_HW && c->limit_mb_per_s > 0 && c->limit_mb_per_s <= row->hi) {
         int mx = bx + (int)(ui_scale(c->limit_mb_per_s, row->lo, row->hi) * (bw - 1));
         ui_text(y, mx, 1, ui_attr(ROLE_WARN), ui_glyph(G_MARK));
     }

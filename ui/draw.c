@@ -82,7 +82,7 @@ void ui_bar(int y, int x, int w, double frac, int attr)
         attrset(attr);
         if (full)
             mvhline(y, x, '#', full);
-        if (part >= 4)
+        if (part >= 4 || (!full && part))
             mvaddch(y, x + full, '=');
         attrset(A_NORMAL);
         return;

@@ -146,6 +146,8 @@ void measure_toggle(void)
         ui_set_status(1, "no implementation matches: switch paths or implementations on (s)");
         return;
     }
+    if (!ceiling_ready_for_run())
+        return;
     runner_start(&ui.run, ui.plan.cells, ui.plan.n, ui.threads, ui.seconds, ui.decrypt);
     ui_set_status(0, "measuring %zu cells; r or Esc cancels", ui.plan.n);
 }

@@ -45,6 +45,7 @@ close_pipe:
     close(p[1]);
 fail:
     ui.info_done = 1;
+    ceiling_start();
     ui_set_status(1, "machine view: cannot run 'accelscope info': %s", strerror(errno));
 }
 
@@ -54,6 +55,17 @@ int machine_view_pollfd(struct pollfd *fd)
         return 0;
     *fd = (struct pollfd){ .fd = ui.info_fd, .events = POLLIN };
     return 1;
+}
+
+void machine_view_append(const char *s)
+{
+    size_t k = strlen(s);
+    char *n = realloc(ui.info, ui.info_len + k + 1);
+    if (!n)
+        abort();
+    ui.info = n;
+    memcpy(ui.info + ui.info_len, s, k + 1);
+    ui.info_len += k;
 }
 
 void machine_view_input(void)
@@ -71,6 +83,7 @@ void machine_view_input(void)
             int st;
             waitpid(ui.info_pid, &st, 0);
             ui.info_done = 1;
+            ceiling_start(); /* after info's clock measurement, never beside it */
             return;
         }
         char *n = realloc(ui.info, ui.info_len + (size_t)k + 1);
@@ -151,9 +164,18 @@ void machine_view_draw(struct rect r)
         ui_text(r.y + h, r.w - 1, 1, ui_attr(ROLE_KEY), "v");
 }
 
+static int count_lines(void)
+{
+    int n = 0;
+    for (const char *s = ui.info; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
 int machine_view_key(int ch)
 {
-    int *top = &ui.top[V_MACHINE], page = ui.rows - 8;
+    int *top = &ui.top[V_MACHINE], page = ui.rows - 4 - header_lines(ui.cols);
+    nlines_last = count_lines();
     switch (ch) {
     case KEY_UP: case 'k': (*top)--; break;
     case KEY_DOWN: case 'j': (*top)++; break;

@@ -6,15 +6,18 @@
 
 #include "app.h"
 
-static void heading(struct chart_row *h, const struct algo *a, size_t bytes)
+static void heading(struct chart_row *h, const struct algo *a, size_t bytes, double ceiling)
 {
     char sz[32], hi[32];
     h->cell = NULL;
     int n = snprintf(h->hbuf, sizeof h->hbuf, "%s%s %s", a->id, chart_direction(a),
                      ui_size(bytes, sz, sizeof sz));
     if (h->hi > 0 && n > 0 && (size_t)n < sizeof h->hbuf)
-        snprintf(h->hbuf + n, sizeof h->hbuf - (size_t)n, " %s full bar %s", ui_glyph(G_DOT),
-                 ui_rate(h->hi, hi, sizeof hi));
+        n += snprintf(h->hbuf + n, sizeof h->hbuf - (size_t)n, " %s full bar %s", ui_glyph(G_DOT),
+                      ui_rate(h->hi, hi, sizeof hi));
+    if (ceiling > 0 && n > 0 && (size_t)n < sizeof h->hbuf)
+        snprintf(h->hbuf + n, sizeof h->hbuf - (size_t)n, " %s silicon ceiling %s%s", ui_glyph(G_DOT),
+                 ui_rate(ceiling, hi, sizeof hi), ceiling > h->hi ? " (off the scale)" : "");
     h->heading = h->hbuf;
 }
 
@@ -32,7 +35,11 @@ void paths_view_draw(struct rect r)
                 rows[n++] = (struct chart_row){ .cell = c };
         }
         chart_group_scale(rows, h, n);
-        heading(&rows[h], ui.sel.algs[a], bytes);
+        double ceiling = 0;
+        for (size_t i = h + 1; i < n; i++)
+            if (rows[i].cell->impl->path == PATH_HW && rows[i].cell->limit_mb_per_s > 0)
+                ceiling = rows[i].cell->limit_mb_per_s;
+        heading(&rows[h], ui.sel.algs[a], bytes, ceiling);
     }
     if (!n) {
         ui_text(r.y + 1, 2, r.w - 4, ui_attr(ROLE_WARN),

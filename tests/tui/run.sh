@@ -61,6 +61,11 @@ check "run: progress line (cell i of n, elapsed, left)" main 'cell [0-9]+ of [0-
 check "run: finishes" main 'done in [0-9.]+ s' 60
 tui_keys main '<'
 check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s ×[0-9.]+'
+if "$bin" info --limits 2>/dev/null | grep -q 'limits ceiling sha256:'; then
+    check "ceiling: named in the heading (marker on the bars where it fits the scale)" main 'sha256 16 B · full bar .* · silicon ceiling [0-9.]+ (MB|GB)/s'
+else
+    echo "     (no silicon ceiling for sha256 here: 'accelscope info --limits' says why)"
+fi
 tui_keys main l
 check "log scale: legend says so" main 'scale log'
 tui_keys main l
@@ -88,6 +93,14 @@ tui_keys main 1
 row=$(tui_cap main | grep -n 'openssl-int' | head -1 | cut -d: -f1)
 click main 20 $((row - 1))
 check "mouse: click selects a bar (details line)" main '/openssl-int · [0-9]+ (B|KiB):'
+
+tui_keys main 5
+row=$(tui_cap main | grep -n '\] sha512' | head -1 | cut -d: -f1)
+click main 3 $((row - 1))
+check "mouse: click toggles a picker" main '\[x\] sha512'
+click main 3 $((row - 1))
+check "mouse: a second click untoggles it" main '\[ \] sha512'
+tui_keys main 1
 
 # 6. Export: proposed name, written in the run --csv schema, parsed back.
 tui_keys main e
@@ -179,9 +192,25 @@ if tui_cap_e nocolor | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m\|38;5\|48;5\|4[
 check "NO_COLOR: symbols still tell features apart" nocolor 'features: .*(✔|✘)'
 tui_keys color q; tui_keys nocolor q
 
+# 12b. No UTF-8 locale: ASCII bars and symbols; a terminal without colour is usable.
+tui_start ascii 100 30 "$tmp" env LANG=C LC_ALL=C "$bin"
+tui_wait ascii 'q quit'
+tui_pick ascii "sha256" "16 B"
+tui_keys ascii 1 r
+check "ASCII locale: bars drawn with #" ascii 'hardware +openssl +#+.* [0-9.]+ (MB|GB|kB)/s x[0-9.]+' 30
+check "ASCII locale: features with +/-" ascii 'features: .*\+AES|features: .*(\+|-)[A-Z]'
+tui_keys ascii q
+tui_start mono 80 24 "$tmp" env TERM=vt100 "$bin"
+check "monochrome terminal (vt100): runs, header and footer" mono 'accelscope .*q quit|r run .*q quit'
+tui_keys mono 5
+check "monochrome terminal: setup readable" mono '\[x\] aes-128-cbc'
+tui_keys mono q
+check "monochrome terminal: quits cleanly" mono 'EXIT=0'
+
 # 13. Stage demo: standalone, pause, leave; and from the TUI.
 tui_start demo 100 30 "$tmp" "$bin" demo
 check "demo: measures live and shows xN faster" demo '×[0-9.]+ faster' 20
+check "demo: cycles to the next algorithm by itself" demo 'AES-256-CBC' 30
 tui_keys demo Space
 check "demo: any key pauses" demo 'PAUSED'
 tui_keys demo q
