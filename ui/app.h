@@ -196,7 +196,7 @@ void ceiling_start(void);
 int ceiling_pollfd(struct pollfd *fd);
 void ceiling_input(void);
 int ceiling_ready_for_run(void);
-int ceiling_waiting(void);
+int ceiling_cancel_wait(void);
 char *ceiling_describe(void);
 int chart_key_nav(int ch, int view, int nrows);
 void chart_scroll(int view, int nrows, int h);

@@ -80,9 +80,12 @@ int ceiling_ready_for_run(void)
     return 0;
 }
 
-int ceiling_waiting(void)
+/* r or Esc before the ceilings are ready: the run that waited for them is dropped. */
+int ceiling_cancel_wait(void)
 {
-    return run_waiting;
+    int was = run_waiting;
+    run_waiting = 0;
+    return was;
 }
 
 double chart_ceiling(const struct csv_row *c)

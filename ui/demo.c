@@ -141,7 +141,7 @@ static const char *glyph_rows(char c)
     case '8': return "####.#####.####";
     case '9': return "####.####..####";
     case '.': return ".............#.";
-    case 'x': return "......#.#.#.#.#";
+    case 'x': return "...#.#.#.#.#...";
     default: return "...............";
     }
 }

@@ -15,6 +15,8 @@ static const char *const lines[] = {
     "  d            stage demo (any key pauses, q leaves it)",
     "  ?            this help (any key closes it)",
     "  Ctrl-L       redraw the screen",
+    "  Esc          cancel a run, a dialog or a custom size being typed",
+    "  mouse        click a tab, a picker item or a bar; the wheel scrolls",
     "  q            quit (cancels a running measurement)",
     "Charts (paths, sizes, matrix)",
     "  Up Down j k  select a bar (or click it); details below",

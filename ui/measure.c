@@ -133,6 +133,10 @@ void measure_toggle(void)
                          "cancelled", done);
         return;
     }
+    if (ceiling_cancel_wait()) {
+        ui_set_status(0, "run cancelled before it started");
+        return;
+    }
     char why[512];
     if (!ui.sel.nalgs || !ui.sel.nsizes) {
         ui_set_status(1, "nothing to measure: pick at least one algorithm and one size (s)");

@@ -194,6 +194,8 @@ static void key(int ch)
     case 27:
         if (ui.run.active)
             measure_toggle();
+        else if (ceiling_cancel_wait())
+            ui_set_status(0, "run cancelled before it started");
         return;
     case '1': case '2': case '3': case '4': case '5': ui.view = ch - '1'; return;
     case '\t': ui.view = (ui.view + 1) % V_COUNT; return;

@@ -16,7 +16,7 @@ tui_start() {
 }
 
 tui_cap() { $TUI_T capture-pane -p -t "$1"; }
-tui_cap_e() { $TUI_T capture-pane -p -e -t "$1"; }
+tui_cap_e() { $TUI_T capture-pane -p -e -N -t "$1"; }
 tui_keys() { n=$1; shift; $TUI_T send-keys -t "$n" "$@"; }
 tui_pid() { $TUI_T list-panes -t "$1" -F '#{pane_pid}'; }
 tui_kill() { $TUI_T kill-session -t "$1" 2>/dev/null; }
