@@ -60,7 +60,7 @@ tui_keys main 1 r
 check "run: progress line (cell i of n, elapsed, left)" main 'cell [0-9]+ of [0-9]+ .*elapsed .*left' 5
 check "run: finishes" main 'done in [0-9.]+ s' 60
 tui_keys main '<'
-check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s ×[0-9.]+'
+check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s +×[0-9.]+'
 if "$bin" info --limits 2>/dev/null | grep -q 'limits ceiling sha256:'; then
     check "ceiling: named in the heading (marker on the bars where it fits the scale)" main 'sha256 16 B · full bar .* · silicon ceiling [0-9.]+ (MB|GB)/s'
 else
@@ -197,7 +197,7 @@ tui_start ascii 100 30 "$tmp" env LANG=C LC_ALL=C "$bin"
 tui_wait ascii 'q quit'
 tui_pick ascii "sha256" "16 B"
 tui_keys ascii 1 r
-check "ASCII locale: bars drawn with #" ascii 'hardware +openssl +#+.* [0-9.]+ (MB|GB|kB)/s x[0-9.]+' 30
+check "ASCII locale: bars drawn with #" ascii 'hardware +openssl +#+.* [0-9.]+ (MB|GB|kB)/s +x[0-9.]+' 30
 check "ASCII locale: features with +/-" ascii 'features: .*\+AES|features: .*(\+|-)[A-Z]'
 tui_keys ascii q
 tui_start mono 80 24 "$tmp" env TERM=vt100 "$bin"
