@@ -10,7 +10,12 @@ CROSS_COMPILE ?=
 ifneq ($(CROSS_COMPILE),)
 CC := $(CROSS_COMPILE)gcc
 endif
+ifneq ($(CROSS_COMPILE),)
+# Cross builds read only the target's .pc files (Debian multiarch: i686 -> i386-linux-gnu).
+PKG_CONFIG ?= PKG_CONFIG_LIBDIR=/usr/lib/$(shell $(CC) -print-multiarch)/pkgconfig:/usr/share/pkgconfig pkg-config
+else
 PKG_CONFIG ?= pkg-config
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 CFLAGS ?= -O2 -g
@@ -86,7 +91,7 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(CORE_LIB) $(wildcard tests/*.h)
+$(BUILD)/tests/%: tests/%.c $(CORE_LIB) $(wildcard tests/*.h tests/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -iquote tests $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
 

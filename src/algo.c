@@ -32,6 +32,7 @@ const struct algo algo_table[] = {
     { .id = "rdseed", .kind = ALGO_RNG, .block = 1 },
     { .id = "getrandom", .kind = ALGO_RNG, .block = 1 },
     { .id = "rand-bytes", .kind = ALGO_RNG, .block = 1 },
+    { .id = "xstore", .kind = ALGO_RNG, .block = 1 }, /* VIA PadLock RNG */
 };
 const size_t algo_count = sizeof algo_table / sizeof algo_table[0];
 
