@@ -149,7 +149,6 @@ void machine_view_init(void);
 void machine_view_draw(struct rect r); int machine_view_key(int ch);
 int machine_view_pollfd(struct pollfd *fd);
 void machine_view_input(void);
-void machine_view_append(const char *s);
 void setup_draw(struct rect r);        int setup_key(int ch);   /* pickers.c */
 int setup_editing(void);
 int pathspanel_items(void);            /* paths.c */
@@ -192,12 +191,9 @@ void chart_group_scale(struct chart_row *rows, size_t from, size_t to);
 const char *chart_direction(const struct algo *a);
 const char *chart_status_short(const struct result *r, char *buf, size_t n);
 double chart_ceiling(const struct csv_row *c); /* ceiling.c: the silicon's, 0 = unknown */
-void ceiling_start(void);
-int ceiling_pollfd(struct pollfd *fd);
-void ceiling_input(void);
+void ceiling_load(const char *info);
 int ceiling_ready_for_run(void);
 int ceiling_cancel_wait(void);
-char *ceiling_describe(void);
 int chart_key_nav(int ch, int view, int nrows);
 void chart_scroll(int view, int nrows, int h);
 void chart_select_hit(int arg, int y, int x);

@@ -1,65 +1,44 @@
-/* The silicon's ceilings (src/limits.h): microbenchmarks run once in a thread after the
- * machine-info child has finished (so the two never compete for a core), then every hardware
- * bar gets a marker at its algorithm's ceiling. A run asked for before they are ready waits
- * for them, as `run` measures them before any worker starts. */
-#include <fcntl.h>
-#include <pthread.h>
+/* The silicon's ceilings (src/limits.h), as the machine-info child prints them
+ * (`accelscope info --clock --limits`: "limits ceiling ALG: encrypt X MB/s, decrypt Y MB/s"
+ * or "...: X MB/s"). Measuring them in the child keeps the microbenchmarks' buffers (tens of
+ * MB) and their CPU time out of the TUI, and after the clock measurement, never beside it.
+ * Every hardware bar then gets a marker at its algorithm's ceiling. A run asked for before
+ * they are known waits for them, as `run` measures them before any worker starts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app.h"
-#include "limits.h"
 
-static int state; /* 0 not started, 1 measuring, 2 ready */
-static int pipefd[2] = { -1, -1 };
-static pthread_t thread;
-static int run_waiting;
+#define MAX_CEIL 64
 
-static void *measure(void *arg)
+static struct ceil {
+    char alg[48];
+    double enc, dec;
+} table[MAX_CEIL];
+static int ntable, ready, run_waiting;
+
+static void parse(const char *text)
 {
-    (void)arg;
-    limits_measure();
-    if (write(pipefd[1], "d", 1) < 0) {
-        /* the main thread then never learns: ceilings stay off, nothing else breaks */
+    static const char key[] = "limits ceiling ";
+    for (const char *s = text; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+        if (strncmp(s, key, sizeof key - 1) || ntable == MAX_CEIL)
+            continue;
+        struct ceil c = { 0 };
+        char rest[128];
+        if (sscanf(s + sizeof key - 1, "%47[^:]: %127[^\n]", c.alg, rest) != 2)
+            continue;
+        if (sscanf(rest, "encrypt %lf MB/s, decrypt %lf MB/s", &c.enc, &c.dec) == 2 ||
+            (sscanf(rest, "%lf MB/s", &c.enc) == 1 && (c.dec = c.enc) > 0))
+            table[ntable++] = c;
     }
-    return NULL;
 }
 
-void ceiling_start(void)
+/* Called once the info child has finished: its text holds the ceilings (or says why not). */
+void ceiling_load(const char *info)
 {
-    if (state)
-        return;
-    if (pipe2(pipefd, O_CLOEXEC) || pthread_create(&thread, NULL, measure, NULL)) {
-        state = 2; /* no ceilings; runs go ahead without them */
-        return;
-    }
-    state = 1;
-}
-
-int ceiling_pollfd(struct pollfd *fd)
-{
-    if (state != 1)
-        return 0;
-    *fd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
-    return 1;
-}
-
-void ceiling_input(void)
-{
-    char c;
-    if (read(pipefd[0], &c, 1) != 1)
-        return;
-    pthread_join(thread, NULL);
-    close(pipefd[0]);
-    close(pipefd[1]);
-    state = 2;
-    char *d = ceiling_describe();
-    if (d) {
-        machine_view_append(d);
-        free(d);
-    }
+    parse(info);
+    ready = 1;
     if (!ui.run.active)
         model_rebuild(); /* every cell picks up its ceiling */
     if (run_waiting) {
@@ -68,19 +47,18 @@ void ceiling_input(void)
     }
 }
 
-/* 1 when a run may start now; else the run is remembered and starts when they are ready. */
+/* 1 when a run may start now; else the run is remembered and starts when they are known. */
 int ceiling_ready_for_run(void)
 {
-    if (state == 2)
+    if (ready)
         return 1;
     run_waiting = 1;
-    ceiling_start();
-    ui_set_status(0, "measuring the silicon's limits first (microbenchmarks, well under a second)%s",
+    ui_set_status(0, "measuring the clock and the silicon's limits first (under a second)%s",
                   ui_glyph(G_ELLIPSIS));
     return 0;
 }
 
-/* r or Esc before the ceilings are ready: the run that waited for them is dropped. */
+/* r or Esc before the ceilings are known: the run that waited for them is dropped. */
 int ceiling_cancel_wait(void)
 {
     int was = run_waiting;
@@ -90,25 +68,8 @@ int ceiling_cancel_wait(void)
 
 double chart_ceiling(const struct csv_row *c)
 {
-    double mb;
-    char why[256];
-    if (state != 2 || limits_ceiling(c->impl->alg, c->decrypt, &mb, why, sizeof why))
-        return 0;
-    return mb;
-}
-
-/* The limits table, as `info --limits` prints it, for the machine view. */
-char *ceiling_describe(void)
-{
-    if (state != 2)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    fprintf(f, "\nSilicon limits (measured by the TUI after start-up)\n");
-    limits_describe(f);
-    fclose(f);
-    return buf;
+    for (int i = 0; i < ntable; i++)
+        if (!strcmp(table[i].alg, c->impl->alg))
+            return c->decrypt ? table[i].dec : table[i].enc;
+    return 0;
 }

@@ -262,7 +262,6 @@ static void loop(void)
         fds[n++] = (struct pollfd){ .fd = 0, .events = POLLIN };
         fds[n++] = (struct pollfd){ .fd = term_sigfd(), .events = POLLIN };
         n += machine_view_pollfd(&fds[n]);
-        int cfd = ceiling_pollfd(&fds[n]) ? n++ : -1;
         int timeout = -1;
         if (ui.demo) {
             n += demo_pollfds(fds + n, (int)(sizeof fds / sizeof fds[0]) - n);
@@ -283,11 +282,7 @@ static void loop(void)
             term_drain_sigfd();
         if (ui.info_fd >= 0 && n > 2 && fds[2].fd == ui.info_fd && fds[2].revents) {
             machine_view_input();
-            dirty |= ui.view == V_MACHINE;
-        }
-        if (cfd >= 0 && fds[cfd].revents) {
-            ceiling_input();
-            dirty = 1;
+            dirty = 1; /* the machine view, or ceilings on the bars */
         }
         if (ui.demo) {
             demo_step();

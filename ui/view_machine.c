@@ -1,8 +1,9 @@
-/* The machine view: everything `accelscope info --clock` knows (CPU, features with reasons,
- * OpenSSL, kernel, clocks including the measured core clock, implementations, and the
- * backends' own facts such as the /proc/crypto driver table), scrollable. It runs as a child
- * right after start-up, so its ~0.3 s of probing and clock measurement never blocks a frame,
- * and the view shows exactly what `info` prints. */
+/* The machine view: everything `accelscope info --clock --limits` knows (CPU, features with
+ * reasons, OpenSSL, kernel, clocks including the measured core clock, implementations, the
+ * backends' own facts such as the /proc/crypto driver table, the silicon's limits),
+ * scrollable. It runs as a child right after start-up, so its ~0.5 s of probing and
+ * microbenchmarks never blocks a frame nor grows the TUI, and the view shows exactly what
+ * `info` prints. */
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,7 @@ void machine_view_init(void)
         int nul = open("/dev/null", O_RDONLY);
         if (nul >= 0)
             dup2(nul, 0);
-        char *argv[] = { "accelscope", "info", "--clock", NULL };
+        char *argv[] = { "accelscope", "info", "--clock", "--limits", NULL };
         execv("/proc/self/exe", argv);
         _exit(127);
     }
@@ -45,7 +46,7 @@ close_pipe:
     close(p[1]);
 fail:
     ui.info_done = 1;
-    ceiling_start();
+    ceiling_load("");
     ui_set_status(1, "machine view: cannot run 'accelscope info': %s", strerror(errno));
 }
 
@@ -55,17 +56,6 @@ int machine_view_pollfd(struct pollfd *fd)
         return 0;
     *fd = (struct pollfd){ .fd = ui.info_fd, .events = POLLIN };
     return 1;
-}
-
-void machine_view_append(const char *s)
-{
-    size_t k = strlen(s);
-    char *n = realloc(ui.info, ui.info_len + k + 1);
-    if (!n)
-        abort();
-    ui.info = n;
-    memcpy(ui.info + ui.info_len, s, k + 1);
-    ui.info_len += k;
 }
 
 void machine_view_input(void)
@@ -83,7 +73,7 @@ void machine_view_input(void)
             int st;
             waitpid(ui.info_pid, &st, 0);
             ui.info_done = 1;
-            ceiling_start(); /* after info's clock measurement, never beside it */
+            ceiling_load(ui.info);
             return;
         }
         char *n = realloc(ui.info, ui.info_len + (size_t)k + 1);
@@ -130,12 +120,12 @@ void machine_view_draw(struct rect r)
 {
     char core[64], tsc[64];
     ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_OK) | A_BOLD,
-             "core clock: %s %s TSC: %s %s from accelscope info --clock; arrows, PgUp/PgDn scroll",
+             "core clock: %s %s TSC: %s %s from accelscope info --clock --limits; arrows, PgUp/PgDn scroll",
              fact("core clock: ", core, sizeof core), ui_glyph(G_DOT), fact("TSC: ", tsc, sizeof tsc),
              ui_glyph(G_DOT));
     int h = r.h - 1, *top = &ui.top[V_MACHINE];
     if (!ui.info_len) {
-        ui_textf(r.y + 2, 2, r.w - 4, ui_attr(ROLE_WARN), "reading the machine (accelscope info --clock)%s",
+        ui_textf(r.y + 2, 2, r.w - 4, ui_attr(ROLE_WARN), "reading the machine (accelscope info --clock --limits)%s",
                  ui_glyph(G_ELLIPSIS));
         return;
     }

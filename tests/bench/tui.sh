@@ -77,7 +77,7 @@ t0=$(date +%s%N); tui_keys run '?'; tui_wait run 'Keys \(any key closes' 2
 echo "key to screen through tmux (send-keys to capture-pane, an upper bound): $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 tui_keys run x q
 
-awk -v ff="$ff" -v w="$worst" -v rss="$rss" -v idle="$idle" -v kx="$kx" 'BEGIN {
+awk -v ff="$ff" -v w="$worst" -v rss="$hwm" -v idle="$idle" -v kx="$kx" 'BEGIN {
     bad = (ff > 150) + (w > 5) + (rss / 1024 > 20) + (idle > 1) + (kx > 50);
     print bad ? "some targets missed" : "all targets met"; exit bad != 0 }' || fail=1
 exit $fail
