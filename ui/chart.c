@@ -8,7 +8,6 @@
 #include "app.h"
 
 #define LABEL_W 9
-#define NAME_W 18
 #define VALUE_W 24
 
 const char *chart_direction(const struct algo *a)
@@ -89,9 +88,10 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     int pr = ui_attr(ui_path_role(c->impl->path));
     if (selected)
         ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
+    int name_w = w >= 118 ? 27 : 18; /* wide terminals show driver names whole */
     ui_text(y, x + 2, LABEL_W - 1, pr, path_label[c->impl->path]);
-    ui_text(y, x + 2 + LABEL_W, NAME_W - 1, selected ? ui_attr(ROLE_CURSOR) : 0, c->impl->name);
-    int bx = x + 2 + LABEL_W + NAME_W, bw = w - (bx - x) - VALUE_W;
+    ui_text(y, x + 2 + LABEL_W, name_w - 1, selected ? ui_attr(ROLE_CURSOR) : 0, c->impl->name);
+    int bx = x + 2 + LABEL_W + name_w, bw = w - (bx - x) - VALUE_W;
     char st[48], rate[32];
     if (!has_figure(r)) {
         char msg[300];
