@@ -14,7 +14,6 @@ tmp=$(mktemp -d /tmp/accelscope-bench.XXXXXX)
 trap 'tui_kill_server; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT INT TERM
 median() { sort -n | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2); else print "?"}'; }
 max() { sort -n | tail -1; }
-app_pid() { ps -o pid= --ppid "$(tui_pid "$1")" | head -1 | tr -d ' '; }
 fail=0
 
 # First frame: launch time is taken by the shell right before exec.
@@ -48,7 +47,7 @@ tui_wait run 'q quit' 5
 tui_pick run "sha256 aes-128-gcm" "16 B,1 KiB,16 KiB"
 tui_keys run 1 r
 tui_wait run 'done in' 120
-pid=$(app_pid run)
+pid=$(tui_app_pid run)
 rss=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
 hwm=$(awk '/VmHWM/ {print $2}' /proc/$pid/status)
 echo "RSS after a run: $((rss / 1024)) MB (peak $((hwm / 1024)) MB; target <= 20)"

@@ -19,6 +19,17 @@ tui_cap() { $TUI_T capture-pane -p -t "$1"; }
 tui_cap_e() { $TUI_T capture-pane -p -e -N -t "$1"; }
 tui_keys() { n=$1; shift; $TUI_T send-keys -t "$n" "$@"; }
 tui_pid() { $TUI_T list-panes -t "$1" -F '#{pane_pid}'; }
+# tui_app_pid NAME: the program the pane runs (the child of the pane's shell), read from
+# /proc so the tests need no procps.
+tui_app_pid() {
+    _pp=$(tui_pid "$1")
+    for _d in /proc/[0-9]*; do
+        read -r _st < "$_d/stat" 2>/dev/null || continue
+        set -- $_st
+        [ "${4:-}" = "$_pp" ] && { echo "$1"; return 0; }
+    done
+    return 1
+}
 tui_kill() { $TUI_T kill-session -t "$1" 2>/dev/null; }
 tui_kill_server() { $TUI_T kill-server 2>/dev/null; }
 

@@ -24,7 +24,6 @@ bad() {
 check() { if tui_wait "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$2"; fi; }
 # check_not NAME SESSION REGEX: the screen does not show REGEX now.
 check_not() { if tui_cap "$2" | grep -Eq -- "$3"; then bad "$1" "$2"; else ok "$1"; fi; }
-app_pid() { ps -o pid= --ppid "$(tui_pid "$1")" | head -1 | tr -d ' '; }
 
 # 1. Start-up: header, features strip, paths view, footer.
 tui_start main 100 32 "$tmp" "$bin"
@@ -162,6 +161,31 @@ check "cancel: running cell marked cancelled" cancel 'cancelled$|cancelled: canc
 check "cancel: finished cells keep their bars" cancel '[0-9.]+ (MB|GB|kB)/s'
 tui_keys cancel q
 
+# 9b. Direction and threads pickers reach the measurement.
+tui_start dir 100 32 "$tmp" "$bin"
+tui_wait dir 'q quit'
+tui_pick dir "aes-128-gcm" "1 KiB"
+tui_keys dir Home; tui_goto dir 'direction' && tui_keys dir Space
+check "direction picker: decrypt" dir 'direction: decrypt'
+tui_goto dir 'threads' && tui_keys dir +
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+    check "threads picker: 2" dir 'threads: . 2 .'
+fi
+tui_keys dir 1 r
+check "decrypt run: heading and bars" dir 'aes-128-gcm decrypt 1 KiB' 30
+check "decrypt run: finishes with figures" dir 'done in' 60
+tui_keys dir e Enter
+check "decrypt run: exported" dir 'wrote [0-9]+ rows'
+f=$(ls -t "$tmp"/accelscope-*.csv | head -1)
+if python3 - "$f" "$(getconf _NPROCESSORS_ONLN)" <<'EOF2'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = "2" if int(sys.argv[2]) >= 2 else "1"
+assert rows and all(r["direction"] == "decrypt" and r["threads"] == want for r in rows), rows[:1]
+EOF2
+then ok "decrypt run: CSV says decrypt and the thread count"; else bad "decrypt run: CSV says decrypt and the thread count"; fi
+tui_keys dir q
+
 # 10. Faults stay in their cell: crash, wrong output, hang (watchdog).
 tui_start faults 110 40 "$tmp" env ACCELSCOPE_TEST_FAULTS=1 "$bin"
 tui_wait faults 'q quit'
@@ -178,8 +202,9 @@ tui_keys faults q
 for sig in TERM HUP INT SEGV; do
     tui_start "sig$sig" 80 24 "$tmp" "$bin"
     tui_wait "sig$sig" 'q quit'
-    if [ $sig = INT ]; then tui_keys "sig$sig" C-c; else kill -$sig "$(app_pid "sig$sig")"; fi
-    check "signal $sig: process ends" "sig$sig" 'EXIT=[0-9]+'
+    if [ $sig = INT ]; then tui_keys "sig$sig" C-c; else kill -$sig "$(tui_app_pid "sig$sig")"; fi
+    case $sig in TERM) code=143 ;; HUP) code=129 ;; INT) code=130 ;; SEGV) code=139 ;; esac
+    check "signal $sig: process ends (status $code)" "sig$sig" "EXIT=$code"
     check "signal $sig: terminal restored" "sig$sig" '^icanon echo'
 done
 
