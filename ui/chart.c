@@ -137,10 +137,14 @@ void chart_legend(int y, int x, int w)
         ui_text(y, cx + 2, w - (cx + 2 - x), A_NORMAL, path_label[p]);
         cx += 3 + (int)strlen(path_label[p]);
     }
-    ui_textf(y, cx, w - (cx - x), ui_attr(ROLE_DIM),
-             " %s scale %s (l) %s %sN vs slowest %s %s spread >5%% %s %s ceiling",
-             ui_glyph(G_DOT), ui.log_scale ? "log" : "linear", ui_glyph(G_DOT),
-             ui_glyph(G_TIMES), ui_glyph(G_DOT), ui_glyph(G_PM), ui_glyph(G_DOT), ui_glyph(G_MARK));
+    if (w - (cx - x) >= 64)
+        ui_textf(y, cx, w - (cx - x), ui_attr(ROLE_DIM),
+                 " %s scale %s (l) %s %sN vs slowest %s %s spread >5%% %s %s ceiling",
+                 ui_glyph(G_DOT), ui.log_scale ? "log" : "linear", ui_glyph(G_DOT),
+                 ui_glyph(G_TIMES), ui_glyph(G_DOT), ui_glyph(G_PM), ui_glyph(G_DOT), ui_glyph(G_MARK));
+    else /* 80 columns: the short form; ? explains it */
+        ui_textf(y, cx, w - (cx - x), ui_attr(ROLE_DIM), "scale %s(l) %s:slowest %s:spread %s:ceiling",
+                 ui.log_scale ? "log" : "lin", ui_glyph(G_TIMES), ui_glyph(G_PM), ui_glyph(G_MARK));
 }
 
 void chart_details(int y, int w, const struct csv_row *c)

@@ -17,7 +17,7 @@ static void heading(struct chart_row *h, const struct algo *a, size_t bytes, dou
                       ui_rate(h->hi, hi, sizeof hi));
     if (ceiling > 0 && n > 0 && (size_t)n < sizeof h->hbuf)
         snprintf(h->hbuf + n, sizeof h->hbuf - (size_t)n, " %s silicon ceiling %s%s", ui_glyph(G_DOT),
-                 ui_rate(ceiling, hi, sizeof hi), ceiling > h->hi ? " (off the scale)" : "");
+                 ui_rate(ceiling, hi, sizeof hi), ceiling > h->hi && h->hi > 0 ? " (off the scale)" : "");
     h->heading = h->hbuf;
 }
 
