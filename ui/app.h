@@ -57,7 +57,7 @@ struct app {
     struct runner run;
 
     /* What the user sees. */
-    int view, prev_view;
+    int view;
     int size_idx, alg_idx;   /* the size of the paths/matrix views; the algorithm of sizes */
     int log_scale;
     int cursor[V_COUNT], top[V_COUNT], left[V_COUNT];
@@ -123,7 +123,6 @@ int model_avail(const struct impl *im, char *why, size_t n);
 size_t model_cur_size(void);
 const struct algo *model_cur_alg(void);
 int model_locked(void);                 /* a run is going: the selection cannot change */
-struct csv_row *model_cell(const struct impl *im, size_t bytes);
 
 /* measure.c */
 void runner_start(struct runner *r, struct csv_row *cells, size_t n, int threads,
@@ -137,7 +136,7 @@ void measure_toggle(void);         /* the `r` key */
 void measure_progress(int y, int w);
 
 /* Screens and widgets: each has draw and key (1 = the key was used). */
-void header_draw(struct rect r);      /* header.c: header + features strip; returns lines in r.h */
+void header_draw(struct rect r);      /* features.c: header + features strip */
 int header_lines(int cols);
 const char *header_cpu(char *buf, size_t n);
 void footer_draw(int y);
@@ -195,7 +194,6 @@ void ceiling_load(const char *info);
 int ceiling_ready_for_run(void);
 int ceiling_cancel_wait(void);
 int chart_key_nav(int ch, int view, int nrows);
-void chart_scroll(int view, int nrows, int h);
 void chart_select_hit(int arg, int y, int x);
 void chart_list_draw(struct rect r, struct chart_row *rows, size_t nrows, int view);
 int chart_list_key(int ch, int view);

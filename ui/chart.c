@@ -280,21 +280,6 @@ int chart_key_nav(int ch, int view, int nrows)
     return 1;
 }
 
-void chart_scroll(int view, int nrows, int h)
-{
-    int *top = &ui.top[view], cur = ui.cursor[view];
-    if (cur >= nrows)
-        cur = ui.cursor[view] = nrows ? nrows - 1 : 0;
-    if (cur < *top)
-        *top = cur;
-    if (cur >= *top + h)
-        *top = cur - h + 1;
-    if (*top > nrows - h)
-        *top = nrows - h;
-    if (*top < 0)
-        *top = 0;
-}
-
 void chart_select_hit(int arg, int y, int x)
 {
     (void)y;

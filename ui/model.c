@@ -141,11 +141,3 @@ int model_locked(void)
         ui_set_status(1, "a measurement is running: press r or Esc to cancel it first");
     return ui.run.active;
 }
-
-struct csv_row *model_cell(const struct impl *im, size_t bytes)
-{
-    for (size_t i = 0; i < ui.plan.n; i++)
-        if (ui.plan.cells[i].impl == im && ui.plan.cells[i].bytes == bytes)
-            return &ui.plan.cells[i];
-    return NULL;
-}
