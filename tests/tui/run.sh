@@ -169,7 +169,7 @@ tui_keys dir Home; tui_goto dir 'direction' && tui_keys dir Space
 check "direction picker: decrypt" dir 'direction: decrypt'
 tui_goto dir 'threads' && tui_keys dir +
 if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
-    check "threads picker: 2" dir 'threads: . 2 .'
+    check "threads picker: 2" dir 'threads: [^0-9]*2 '
 fi
 tui_keys dir 1 r
 check "decrypt run: heading and bars" dir 'aes-128-gcm decrypt 1 KiB' 30
