@@ -38,7 +38,7 @@ tui_keys main 1 r
 tui_wait main 'cell [1-9][0-9] of' 60
 shot main progress
 tui_wait main 'done in' 600 || { echo "screenshots: the run did not finish" >&2; exit 1; }
-tui_keys main Down Down Down
+tui_keys main '>' '>' '>' '>' '>' Down Down Down
 shot main paths
 tui_keys main l
 shot main paths-log
