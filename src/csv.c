@@ -143,6 +143,13 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
             snprintf(why, wn, "%s is a folder: give a file name", path);
             return -1;
         }
+        /* Renaming over a device, pipe or socket would replace the node itself (as root,
+         * /dev/null with a file): only regular files may be replaced. */
+        if (!S_ISREG(st.st_mode)) {
+            snprintf(why, wn, "%s is not a regular file (a device, pipe or socket): give a "
+                     "file name, or - for standard output", path);
+            return -1;
+        }
         if (!force) {
             snprintf(why, wn, "%s exists: choose another name or add --force to replace it",
                      path);

@@ -308,6 +308,11 @@ int engine_timeout_ms(const struct engine *e)
 {
     if (e->finished)
         return 0;
+    /* A worker whose output reached EOF is exiting: look again soon for its status rather
+     * than wait for the watchdog. */
+    for (int i = 0; i < e->n; i++)
+        if (e->w[i].fd < 0 && e->w[i].pid > 0 && !e->w[i].exited)
+            return 1;
     double left = e->last_news + watchdog(e) - mono();
     return left <= 0 ? 0 : (int)(left * 1000) + 1;
 }

@@ -66,6 +66,7 @@ static void test_bad_input(const char *dir)
         { "--time abc", "seconds" },
         { "--bogus", "--help" },
         { "-s", "needs a value" },
+        { "--force --csv /dev/null", "regular file" },
     };
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
         snprintf(args, sizeof args, "run --time 0.01 --csv %s %s", csv, bads[i].args);

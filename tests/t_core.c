@@ -208,6 +208,10 @@ static void test_csv_file(void)
     CHECK(csv_write_file(bad, 0, rows, 1, why, sizeof why) == -1 && strstr(why, "does not exist"),
           "missing folder: %s", why);
     CHECK(csv_check_dest(dir, 0, why, sizeof why) == -1 && strstr(why, "folder"), "a folder");
+    CHECK(csv_check_dest("/dev/null", 1, why, sizeof why) == -1 && strstr(why, "regular file"),
+          "a device is never replaced, even forced: %s", why);
+    struct stat devnull;
+    CHECK(stat("/dev/null", &devnull) == 0 && S_ISCHR(devnull.st_mode), "/dev/null intact");
     if (geteuid() != 0) {
         char ro[300];
         snprintf(ro, sizeof ro, "%s/ro", dir);
