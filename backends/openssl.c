@@ -167,8 +167,11 @@ no_alg:
     return -1;
 }
 
-static int aead_op(struct ctx *x, uint8_t *out, const uint8_t *in, size_t len)
+/* One op per algorithm kind, chosen when the list is built, so the timed call goes straight
+ * to EVP with no dispatch of ours in between (at 16 bytes an op is ~20 ns). */
+static int aead_op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
 {
+    struct ctx *x = vctx;
     int outl;
     if (!EVP_CipherInit_ex(x->c, NULL, NULL, NULL, x->nonce, -1))
         return -1;
@@ -191,25 +194,28 @@ static int aead_op(struct ctx *x, uint8_t *out, const uint8_t *in, size_t len)
     return 0;
 }
 
-static int op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
+static int digest_op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct ctx *x = vctx;
     unsigned int mdlen;
-    int outl;
-    switch (x->a->kind) {
-    case ALGO_DIGEST:
-        if (!EVP_DigestInit_ex(x->m, x->md, NULL) || !EVP_DigestUpdate(x->m, in, len) ||
-            !EVP_DigestFinal_ex(x->m, out, &mdlen))
-            return -1;
-        return 0;
-    case ALGO_AEAD:
-        return aead_op(x, out, in, len);
-    case ALGO_CIPHER:
-        return EVP_CipherUpdate(x->c, out, &outl, in, (int)len) ? 0 : -1;
-    default:
-        return -1;
-    }
+    return EVP_DigestInit_ex(x->m, x->md, NULL) && EVP_DigestUpdate(x->m, in, len) &&
+                   EVP_DigestFinal_ex(x->m, out, &mdlen)
+               ? 0
+               : -1;
 }
+
+static int cipher_op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct ctx *x = vctx;
+    int outl;
+    int ok = x->decrypt ? EVP_DecryptUpdate(x->c, out, &outl, in, (int)len)
+                        : EVP_EncryptUpdate(x->c, out, &outl, in, (int)len);
+    return ok ? 0 : -1;
+}
+
+static int (*const ops[])(void *, uint8_t *, const uint8_t *, size_t) = {
+    [ALGO_CIPHER] = cipher_op, [ALGO_AEAD] = aead_op, [ALGO_DIGEST] = digest_op,
+};
 
 static void cleanup(void *vctx)
 {
@@ -245,7 +251,7 @@ static const struct impl *impls(size_t *count)
                     .alg = a->id, .name = variants[v].name, .backend = "openssl",
                     .path = variants[v].path, .env = variants[v].env, .note = variants[v].note,
                     .ctx_size = sizeof(struct ctx), .data = &datas[nlist],
-                    .available = available, .init = init, .op = op, .cleanup = cleanup,
+                    .available = available, .init = init, .op = ops[a->kind], .cleanup = cleanup,
                 };
                 nlist++;
             }
