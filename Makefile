@@ -99,10 +99,12 @@ tests: $(TEST_BIN) $(BIN)
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
+DEPS_PROFILE ?= check
 deps:
-	@sh tests/install-deps.sh
+	@sh tests/install-deps.sh $(DEPS_PROFILE)
 
-run: deps
+run:
+	@sh tests/install-deps.sh build
 	@$(MAKE) --no-print-directory accelscope
 	./accelscope
 
@@ -123,7 +125,8 @@ bench: deps
 	@$(MAKE) --no-print-directory accelscope tests
 	@sh tests/bench/run.sh
 
-screenshots: deps
+screenshots:
+	@sh tests/install-deps.sh screenshots
 	@$(MAKE) --no-print-directory accelscope
 	@sh tests/screenshots.sh
 

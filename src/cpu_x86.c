@@ -59,10 +59,13 @@ static void identity(struct cpu_info *c, unsigned max)
             cpuid(0x80000002 + i, 0, r);
             memcpy(b + 16 * i, r, 16);
         }
+        /* The brand string is padded with blanks on either side in some CPUs and VMs. */
         const char *s = b;
         while (*s == ' ')
             s++;
         snprintf(c->brand, sizeof c->brand, "%s", s);
+        for (size_t k = strlen(c->brand); k && c->brand[k - 1] == ' '; k--)
+            c->brand[k - 1] = 0;
     }
 }
 

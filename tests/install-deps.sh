@@ -11,7 +11,8 @@ for pc in libcrypto ncursesw; do
 done
 arch=$(uname -m)
 need_cmds="cc make pkg-config"
-[ "$profile" = build ] || need_cmds="$need_cmds tmux"
+# The TUI suite drives tmux and reads its CSV and mouse escapes with python3.
+[ "$profile" = build ] || need_cmds="$need_cmds tmux python3"
 missing_cmd=""
 for c in $need_cmds; do
     command -v "$c" >/dev/null 2>&1 || missing_cmd="$missing_cmd $c"
@@ -21,19 +22,20 @@ want_cpuid=""
 case "$arch" in x86_64|i?86) pkg-config --exists libcpuid 2>/dev/null || want_cpuid=libcpuid-dev ;; esac
 extra=""
 if [ "$profile" = screenshots ]; then
-    python3 -c 'import PIL' 2>/dev/null || extra="$extra python3-pil"
+    # Debian's own python3 (a pyenv one earlier on PATH has no PIL): the renderer uses it.
+    /usr/bin/python3 -c 'import PIL' 2>/dev/null || extra="$extra python3-pil"
     [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || extra="$extra fonts-dejavu-core"
 fi
 
 [ -z "$missing_pc$missing_cmd$want_cpuid$extra" ] && exit 0
 
 pkgs="build-essential pkg-config libssl-dev libncurses-dev $want_cpuid $extra"
-[ "$profile" = build ] || pkgs="$pkgs tmux"
+[ "$profile" = build ] || pkgs="$pkgs tmux python3"
 echo "accelscope: installing build dependencies:$missing_pc$missing_cmd $want_cpuid$extra" >&2
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "accelscope: no apt-get here. Install these with your package manager, then retry:" >&2
     echo "  a C compiler, make, pkg-config, OpenSSL 3 development files (libcrypto)," >&2
-    echo "  ncursesw development files, tmux (tests), libcpuid (optional, x86)" >&2
+    echo "  ncursesw development files, tmux and python3 (tests), libcpuid (optional, x86)" >&2
     exit 1
 fi
 if [ "$(id -u)" = 0 ]; then
