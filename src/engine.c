@@ -457,3 +457,19 @@ const char *result_status_text(const struct result *r, char *buf, unsigned n)
     }
     return "?";
 }
+
+const char *result_status_short(enum res_status s)
+{
+    switch (s) {
+    case RES_PENDING: return "-";
+    case RES_RUNNING: return "...";
+    case RES_OK: return "ok";
+    case RES_WRONG: return "WRONG";
+    case RES_CRASHED: return "CRASHED";
+    case RES_TIMEOUT: return "TIMEOUT";
+    case RES_UNAVAILABLE: return "n/a";
+    case RES_ERROR: return "ERROR";
+    case RES_CANCELLED: return "cancelled";
+    }
+    return "?";
+}

@@ -13,20 +13,6 @@ const char *report_size(size_t b, char *buf, size_t n)
     return buf;
 }
 
-/* Fits a status in a number's column; the reason follows at the end of the row. */
-static const char *short_status(enum res_status s)
-{
-    switch (s) {
-    case RES_WRONG: return "WRONG";
-    case RES_CRASHED: return "CRASHED";
-    case RES_TIMEOUT: return "TIMEOUT";
-    case RES_UNAVAILABLE: return "n/a";
-    case RES_ERROR: return "ERROR";
-    case RES_CANCELLED: return "cancelled";
-    default: return "-";
-    }
-}
-
 /* The cells [from, to) of one algorithm; sizes repeat per implementation in plan order. */
 static void block(FILE *out, const struct plan *p, size_t from, size_t to)
 {
@@ -60,7 +46,7 @@ static void block(FILE *out, const struct plan *p, size_t from, size_t to)
             if (r->status == RES_OK)
                 fprintf(out, " %10.1f", r->mb_per_s);
             else {
-                fprintf(out, " %10s", short_status(r->status));
+                fprintf(out, " %10s", result_status_short(r->status));
                 if (!bad && r->status != RES_PENDING && r->status != RES_CANCELLED)
                     bad = r;
             }

@@ -41,4 +41,7 @@ struct result {
 /* "ok", "wrong output", "crashed (SIGILL)", "timed out", "unavailable", ... */
 const char *result_status_text(const struct result *r, char *buf, unsigned n);
 
+/* The status in a number's width, for tables: "ok", "WRONG", "CRASHED", "TIMEOUT", "n/a"... */
+const char *result_status_short(enum res_status s);
+
 #endif

@@ -188,7 +188,7 @@ void chart_legend(int y, int x, int w);
 void chart_details(int y, int w, const struct csv_row *c);
 void chart_group_scale(struct chart_row *rows, size_t from, size_t to);
 const char *chart_direction(const struct algo *a);
-const char *chart_status_short(const struct result *r, char *buf, size_t n);
+const char *chart_status_short(const struct result *r);
 double chart_ceiling(const struct csv_row *c); /* ceiling.c: the silicon's, 0 = unknown */
 void ceiling_load(const char *info);
 int ceiling_ready_for_run(void);

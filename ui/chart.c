@@ -17,21 +17,14 @@ const char *chart_direction(const struct algo *a)
     return ui.decrypt ? " decrypt" : " encrypt";
 }
 
-const char *chart_status_short(const struct result *r, char *buf, size_t n)
+/* The core's short status, with the UI's glyphs for cells still to come. */
+const char *chart_status_short(const struct result *r)
 {
     switch (r->status) {
     case RES_PENDING: return ui_glyph(G_DOT);
     case RES_RUNNING: return ui_glyph(G_ELLIPSIS);
-    case RES_OK: return "ok";
-    case RES_WRONG: return "WRONG";
-    case RES_CRASHED: return "CRASHED";
-    case RES_TIMEOUT: return "TIMEOUT";
-    case RES_UNAVAILABLE: return "n/a";
-    case RES_ERROR: return "ERROR";
-    case RES_CANCELLED: return "cancelled";
+    default: return result_status_short(r->status);
     }
-    snprintf(buf, n, "?");
-    return buf;
 }
 
 static int has_figure(const struct result *r)

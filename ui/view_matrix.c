@@ -75,11 +75,10 @@ static void cell_text(const struct csv_row *c, char *b, size_t n)
         snprintf(b, n, "-");
         return;
     }
-    char st[48];
     if (c->r.status == RES_OK || (c->r.status == RES_RUNNING && c->r.mb_per_s > 0))
         snprintf(b, n, c->r.mb_per_s >= 1000 ? "%.0f" : "%.1f", c->r.mb_per_s);
     else
-        snprintf(b, n, "%s", chart_status_short(&c->r, st, sizeof st));
+        snprintf(b, n, "%s", chart_status_short(&c->r));
 }
 
 static int matrix_col;
