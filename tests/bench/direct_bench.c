@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "algo.h"
+#include "bench/bench.h"
 #include "limits.h"
 #include "registry.h"
 
@@ -41,83 +42,21 @@ static const struct job defaults[] = {
     { "aes-128-gcm", 1, "direct", 16384, 0 },
 };
 
-static double now_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-struct side {
-    const struct impl *im;
-    void *ctx;
-    uint8_t *in, *out;
-    size_t inlen; /* AEAD decrypt reads the tag too */
-};
-
-static int side_init(struct side *s, const struct impl *im, size_t size, int decrypt)
-{
-    static const uint8_t key[ALGO_MAX_KEY] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-    static const uint8_t iv[ALGO_MAX_IV] = { 9, 8, 7 };
-    char why[256] = "";
-    const struct algo *a = algo_find(im->alg);
-    s->im = im;
-    s->ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
-    s->in = calloc(1, size + ALGO_MAX_OUT_EXTRA);
-    s->out = calloc(1, size + ALGO_MAX_OUT_EXTRA);
-    if (!s->ctx || !s->in || !s->out)
-        return -1;
-    if (a->kind == ALGO_AEAD && decrypt) {
-        /* a valid message to open: seal one first with a second context */
-        void *enc = calloc(1, im->ctx_size);
-        if (!enc || im->init(im, enc, key, iv, 0, why, sizeof why) ||
-            im->op(enc, s->in, s->out, size))
-            return free(enc), -1;
-        if (im->cleanup)
-            im->cleanup(enc);
-        free(enc);
-    }
-    if (im->init(im, s->ctx, key, iv, decrypt, why, sizeof why)) {
-        fprintf(stderr, "%s/%s: init failed: %s\n", im->alg, im->name, why);
-        return -1;
-    }
-    return 0;
-}
-
-static void side_free(struct side *s)
-{
-    if (s->ctx && s->im->cleanup)
-        s->im->cleanup(s->ctx);
-    free(s->ctx), free(s->in), free(s->out);
-}
-
 /* MB/s over one batch of ~ms milliseconds of CPU time; *clk = the core clock around it. */
-static double batch(struct side *s, size_t size, double ms, double *clk)
+static double batch(struct bench_side *s, size_t size, double ms, double *clk)
 {
     double c0 = limits_core_mhz_now();
     size_t ops = 0;
-    double t0 = now_cpu(), t;
+    double t0 = bench_now_cpu(), t;
     do {
         for (int i = 0; i < 16; i++)
             if (s->im->op(s->ctx, s->out, s->in, size) != 0)
                 return -1;
         ops += 16;
-        t = now_cpu() - t0;
+        t = bench_now_cpu() - t0;
     } while (t < ms / 1e3);
     *clk = (c0 + limits_core_mhz_now()) / 2;
     return (double)ops * size / t / 1e6;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* 1 = met or report-only, 0 = missed, -1 = could not run. */
@@ -131,9 +70,9 @@ static int run_job(const struct job *j, int reps, double ms)
                !d ? "no such direct impl" : !o ? "no openssl impl" : why);
         return -1;
     }
-    struct side sd = { 0 }, so = { 0 };
-    if (side_init(&sd, d, j->size, j->decrypt) || side_init(&so, o, j->size, j->decrypt)) {
-        side_free(&sd), side_free(&so);
+    struct bench_side sd = { 0 }, so = { 0 };
+    if (bench_side_init(&sd, d, j->size, j->decrypt) || bench_side_init(&so, o, j->size, j->decrypt)) {
+        bench_side_free(&sd), bench_side_free(&so);
         return -1;
     }
     double rd[64], ro[64], ratio[64], cd[64], co[64], kd[64], ko[64];
@@ -157,7 +96,7 @@ static int run_job(const struct job *j, int reps, double ms)
     double bd = 0, bo = 0; /* best batches: the machine least disturbed */
     for (int r = 0; r < reps; r++)
         bd = rd[r] > bd ? rd[r] : bd, bo = ro[r] > bo ? ro[r] : bo;
-    double md = median(rd, reps), mo = median(ro, reps), mr = median(ratio, reps);
+    double md = bench_median(rd, reps), mo = bench_median(ro, reps), mr = bench_median(ratio, reps);
     int met = j->target <= 0 || mr >= j->target;
     printf("%-12s %-7s %-11s %6zu  %9.0f %9.0f  %6.3f", j->alg, dir, j->impl, j->size, md, mo,
            mr);
@@ -167,10 +106,10 @@ static int run_job(const struct job *j, int reps, double ms)
         printf("              ");
     if (hasceil)
         printf("  ceiling %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%), openssl %5.1f%% "
-               "(%5.1f%%, best %5.1f%%)", ceil, 100 * md / ceil, median(kd, reps),
-               100 * bd / ceil, 100 * mo / ceil, median(ko, reps), 100 * bo / ceil);
+               "(%5.1f%%, best %5.1f%%)", ceil, 100 * md / ceil, bench_median(kd, reps),
+               100 * bd / ceil, 100 * mo / ceil, bench_median(ko, reps), 100 * bo / ceil);
     printf("\n");
-    side_free(&sd), side_free(&so);
+    bench_side_free(&sd), bench_side_free(&so);
     return met;
 }
 

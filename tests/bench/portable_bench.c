@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "algo.h"
+#include "bench/bench.h"
 #include "registry.h"
 
 struct job {
@@ -29,63 +30,22 @@ static const struct job defaults[] = {
     { "aes-128-ctr", 16384, 0 },    { "idea-cbc", 16384, 0 },
 };
 
-static double now_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-struct side {
-    const struct impl *im;
-    void *ctx;
-    uint8_t *buf;
-};
-
-static int side_init(struct side *s, const struct impl *im, size_t size)
-{
-    static const uint8_t key[ALGO_MAX_KEY] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-    static const uint8_t iv[ALGO_MAX_IV] = { 9, 8, 7 };
-    char why[256] = "";
-    s->im = im;
-    s->ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
-    s->buf = calloc(1, size + ALGO_MAX_OUT_EXTRA);
-    if (!s->ctx || !s->buf || im->init(im, s->ctx, key, iv, 0, why, sizeof why)) {
-        fprintf(stderr, "%s/%s: init failed: %s\n", im->alg, im->name, why);
-        return -1;
-    }
-    return 0;
-}
-
-static void side_free(struct side *s)
-{
-    if (s->im->cleanup)
-        s->im->cleanup(s->ctx);
-    free(s->ctx), free(s->buf);
-}
-
 /* Seconds of CPU for n ops. */
-static double run(struct side *s, size_t size, long n)
+static double run(struct bench_side *s, size_t size, long n)
 {
-    double t0 = now_cpu();
+    double t0 = bench_now_cpu();
     for (long i = 0; i < n; i++)
-        s->im->op(s->ctx, s->buf, s->buf, size); /* in place, as the engine and openssl speed */
-    return now_cpu() - t0;
+        s->im->op(s->ctx, s->in, s->in, size); /* in place, as the engine and openssl speed */
+    return bench_now_cpu() - t0;
 }
 
-static long calibrate(struct side *s, size_t size, double ms)
+static long calibrate(struct bench_side *s, size_t size, double ms)
 {
     long n = 1;
     double t;
     while ((t = run(s, size, n)) < ms / 1e3 / 4)
         n *= 2;
     return (long)(n * (ms / 1e3) / (t > 0 ? t : 1e-9)) + 1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int bench(const struct job *j, int repeats, double ms)
@@ -96,21 +56,21 @@ static int bench(const struct job *j, int repeats, double ms)
         printf("%-18s %6zu  no portable implementation\n", j->alg, j->size);
         return -1;
     }
-    struct side sp, so;
+    struct bench_side sp, so;
     if (!o || !o->available(o, why, sizeof why)) { /* the portable figure alone, then */
-        if (side_init(&sp, p, j->size))
+        if (bench_side_init(&sp, p, j->size, 0))
             return -1;
         long np = calibrate(&sp, j->size, ms);
         double mb[64];
         for (int r = 0; r < repeats; r++)
             mb[r] = np * (double)j->size / run(&sp, j->size, np) / 1e6;
-        qsort(mb, repeats, sizeof mb[0], cmp_double);
+        qsort(mb, repeats, sizeof mb[0], bench_cmp_double);
         printf("%-18s %6zu  portable %8.1f MB/s  UNAVAILABLE: openssl: %s\n", j->alg, j->size,
                mb[repeats / 2], o ? why : "none");
-        side_free(&sp);
+        bench_side_free(&sp);
         return 0;
     }
-    if (side_init(&sp, p, j->size) || side_init(&so, o, j->size))
+    if (bench_side_init(&sp, p, j->size, 0) || bench_side_init(&so, o, j->size, 0))
         return -1;
     long np = calibrate(&sp, j->size, ms), no = calibrate(&so, j->size, ms);
     double ratio[64], mbp[64], mbo[64];
@@ -127,9 +87,9 @@ static int bench(const struct job *j, int repeats, double ms)
         mbo[r] = no * (double)j->size / to / 1e6;
         ratio[r] = mbp[r] / mbo[r];
     }
-    qsort(ratio, repeats, sizeof ratio[0], cmp_double);
-    qsort(mbp, repeats, sizeof mbp[0], cmp_double);
-    qsort(mbo, repeats, sizeof mbo[0], cmp_double);
+    qsort(ratio, repeats, sizeof ratio[0], bench_cmp_double);
+    qsort(mbp, repeats, sizeof mbp[0], bench_cmp_double);
+    qsort(mbo, repeats, sizeof mbo[0], bench_cmp_double);
     double med = ratio[repeats / 2];
     int ok = j->target == 0 || med >= j->target;
     printf("%-18s %6zu  portable %8.1f MB/s  openssl %8.1f MB/s  ratio %.3f (min %.3f max %.3f)",
@@ -139,8 +99,8 @@ static int bench(const struct job *j, int repeats, double ms)
         printf("  target %.3f %s", j->target, ok ? "ok" : "MISSED");
     printf("\n");
     fflush(stdout);
-    side_free(&sp);
-    side_free(&so);
+    bench_side_free(&sp);
+    bench_side_free(&so);
     return ok ? 0 : 1;
 }
 
