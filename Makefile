@@ -9,6 +9,7 @@
 CROSS_COMPILE ?=
 ifneq ($(CROSS_COMPILE),)
 CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
 endif
 ifneq ($(CROSS_COMPILE),)
 # Cross builds read only the target's .pc files (Debian multiarch: i686 -> i386-linux-gnu).
@@ -35,7 +36,7 @@ endif
 
 # Sanitizer builds go to their own tree: `make SAN=1` -> build/san/
 ifeq ($(SAN),1)
-BUILD ?= build/san
+BUILD ?= build/san$(if $(CROSS_COMPILE),-$(CROSS_COMPILE:-=))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
 BUILD ?= build/$(if $(CROSS_COMPILE),$(CROSS_COMPILE:-=),native)
@@ -69,7 +70,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CORE_LIB := $(BUILD)/libaccelscope.a
 BIN := $(BUILD)/accelscope
 
-.PHONY: all run check check-unit check-san check-kernel check-cross bench screenshots deps \
+.PHONY: all run check check-kernel check-cross bench screenshots deps \
         install uninstall clean tests
 all: accelscope
 

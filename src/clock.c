@@ -93,9 +93,10 @@ double clock_core_mhz(char *why, size_t n)
 
 int clock_pmu_status(char *why, size_t n)
 {
-    int e = 0, fd = cycles_pmu_open(&e);
+    int e = 0, user = 0, fd = cycles_pmu_open(&e, &user);
     if (fd >= 0) {
         close(fd);
+        snprintf(why, n, "%s", user ? "user space only (perf_event_paranoid)" : "");
         return 1;
     }
     snprintf(why, n, "perf_event_open(cycles): %s%s", strerror(e),

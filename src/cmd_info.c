@@ -86,7 +86,7 @@ static void clock_section(FILE *o, int measure, int limits)
         limits_describe(o);
     }
     int pmu = clock_pmu_status(why, sizeof why);
-    fprintf(o, "  hardware cycle counters: %s%s\n", pmu ? "readable" : "no: ", pmu ? "" : why);
+    fprintf(o, "  hardware cycle counters: %s%s\n", pmu ? "readable " : "no: ", why);
 }
 
 static void impl_section(FILE *o)

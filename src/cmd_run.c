@@ -1,5 +1,6 @@
 /* `accelscope run`: measure a selection headless, print the table, write the CSV. */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,16 @@ static int parse(int argc, char **argv, struct run_opts *o)
             break;
         case 't': {
             long t = strtol(optarg, &end, 10);
-            long online = sysconf(_SC_NPROCESSORS_ONLN);
-            if (*end || t < 1 || t > online || t > RESULT_MAX_THREADS) {
-                snprintf(why, sizeof why, "bad thread count '%s'; accepted: 1 to %ld (online CPUs)",
-                         optarg, online);
+            /* Each worker gets a CPU of its own: the ones this process may run on (taskset,
+             * cgroup cpusets), not merely the ones online. */
+            cpu_set_t mine;
+            long online = sysconf(_SC_NPROCESSORS_ONLN), usable = online;
+            if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+                usable = CPU_COUNT(&mine);
+            if (*end || t < 1 || t > usable || t > RESULT_MAX_THREADS) {
+                snprintf(why, sizeof why,
+                         "bad thread count '%s'; accepted: 1 to %ld (online CPUs this process "
+                         "may use; %ld online)", optarg, usable, online);
                 return usage_error("%s", why);
             }
             o->threads = (int)t;

@@ -144,7 +144,12 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
             return -1;
         }
         /* Renaming over a device, pipe or socket would replace the node itself (as root,
-         * /dev/null with a file): only regular files may be replaced. */
+         * /dev/null with a file), and over a link the link, not its file: only regular
+         * files may be replaced. */
+        if (S_ISLNK(st.st_mode)) {
+            snprintf(why, wn, "%s is a symbolic link: give the file's own name", path);
+            return -1;
+        }
         if (!S_ISREG(st.st_mode)) {
             snprintf(why, wn, "%s is not a regular file (a device, pipe or socket): give a "
                      "file name, or - for standard output", path);
@@ -198,8 +203,11 @@ int csv_write_file(const char *path, int force, const struct csv_row *rows, size
         goto remove_tmp;
     }
     /* No clobber: RENAME_NOREPLACE fails with EEXIST if the name appeared meanwhile. */
+    /* Look again right before replacing: the name may have become something else. */
+    if (force && csv_check_dest(path, force, why, wn))
+        goto remove_tmp;
     int rc = force ? rename(tmp, path) : renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
-    if (rc && !force && errno == EINVAL) /* a file system without RENAME_NOREPLACE */
+    if (rc && !force && (errno == EINVAL || errno == ENOSYS)) /* no RENAME_NOREPLACE here */
         rc = link(tmp, path) ? -1 : unlink(tmp);
     if (rc) {
         if (errno == EEXIST)

@@ -25,7 +25,7 @@ static uint64_t tsc(void) { return 0; }
 int cycles_tsc_invariant(void) { return 0; }
 #endif
 
-int cycles_pmu_open(int *err)
+static int pmu_open(int exclude_kernel)
 {
     struct perf_event_attr at;
     memset(&at, 0, sizeof at);
@@ -33,18 +33,34 @@ int cycles_pmu_open(int *err)
     at.type = PERF_TYPE_HARDWARE;
     at.config = PERF_COUNT_HW_CPU_CYCLES;
     at.exclude_hv = 1;
-    /* Counts this process on any CPU; fails (ENOENT/EOPNOTSUPP) where no PMU is exposed. */
-    int fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+    at.exclude_kernel = (unsigned)exclude_kernel;
+    /* The times let a read scale a counter the kernel multiplexed with others. */
+    at.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+}
+
+int cycles_pmu_open(int *err, int *user_only)
+{
+    /* Counts this process on any CPU; fails (ENOENT/EOPNOTSUPP) where no PMU is exposed.
+     * With perf_event_paranoid >= 2 an unprivileged user may count user space only. */
+    int fd = pmu_open(0), user = 0;
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+        fd = pmu_open(1);
+        user = fd >= 0;
+    }
     if (fd < 0 && err)
         *err = errno;
+    if (user_only)
+        *user_only = user;
     return fd;
 }
 
 void cycles_open(struct cycles *c)
 {
-    c->fd = cycles_pmu_open(NULL);
+    int user = 0;
+    c->fd = cycles_pmu_open(NULL, &user);
     if (c->fd >= 0)
-        c->name = "pmu";
+        c->name = user ? "pmu-user" : "pmu";
     else
         c->name = have_tsc() && cycles_tsc_invariant() ? "tsc" : "none";
 }
@@ -52,10 +68,12 @@ void cycles_open(struct cycles *c)
 uint64_t cycles_read(const struct cycles *c)
 {
     if (c->fd >= 0) {
-        uint64_t v = 0;
-        if (read(c->fd, &v, sizeof v) != (ssize_t)sizeof v)
+        uint64_t v[3] = { 0 }; /* value, time enabled, time running */
+        if (read(c->fd, v, sizeof v) != (ssize_t)sizeof v)
             return 0;
-        return v;
+        if (v[2] && v[2] < v[1])
+            return (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
+        return v[0];
     }
     return c->name[0] == 't' ? tsc() : 0;
 }

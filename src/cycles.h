@@ -7,11 +7,12 @@
 
 struct cycles {
     int fd;            /* perf event, -1 if none */
-    const char *name;  /* "pmu", "tsc", "none" */
+    const char *name;  /* "pmu", "pmu-user" (kernel time not counted), "tsc", "none" */
 };
 
-/* A perf event counting this process's core cycles; -1 and *err (if not NULL) otherwise. */
-int cycles_pmu_open(int *err);
+/* A perf event counting this process's core cycles (user space only, *user_only = 1, where
+ * perf_event_paranoid forbids more); -1 and *err (if not NULL) otherwise. */
+int cycles_pmu_open(int *err, int *user_only);
 
 void cycles_open(struct cycles *c);
 uint64_t cycles_read(const struct cycles *c);

@@ -234,7 +234,7 @@ static pid_t spawn(const struct engine_job *j, int idx, int *fd_out, char *why, 
         /* Only async-signal-safe calls from here to exec. */
         dup2(p[1], 1);
         dup2(p[1], 2);
-        int devnull = open("/dev/null", O_RDONLY);
+        int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (devnull >= 0)
             dup2(devnull, 0);
         execve(exe_path, argv, envp);
@@ -321,6 +321,7 @@ static const char *signame(int sig)
 {
     switch (sig) {
     case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
     case SIGSEGV: return "SIGSEGV";
     case SIGBUS: return "SIGBUS";
     case SIGFPE: return "SIGFPE";
@@ -366,12 +367,24 @@ int engine_step(struct engine *e)
             } else if (!w->done && !w->final) {
                 finish(e, RES_ERROR, "worker %d exited with status %d before finishing%s%s", i,
                        WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
+            } else if (w->done && WEXITSTATUS(w->status) != 0) {
+                /* e.g. a sanitizer report at exit: the figures are not to be trusted */
+                finish(e, RES_ERROR, "worker %d exited with status %d after its samples%s%s", i,
+                       WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
             }
         }
     }
     if (!e->finished && e->n && all_exited) {
         aggregate(e);
-        finish(e, RES_OK, NULL);
+        /* A figure needs a verified worker and samples from every worker. */
+        int sampled = 1;
+        for (int i = 0; i < e->n; i++)
+            sampled &= e->w[i].done && e->w[i].nmb > 0;
+        if (!e->r.reference[0] || !sampled)
+            finish(e, RES_ERROR, "a worker finished without %s",
+                   !e->r.reference[0] ? "verifying its output" : "timed samples");
+        else
+            finish(e, RES_OK, NULL);
     }
     if (!e->finished && mono() - e->last_news > watchdog(e))
         finish(e, RES_TIMEOUT, "no word from a worker for %.0f s", watchdog(e));

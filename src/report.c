@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "algo.h"
+
 const char *report_size(size_t b, char *buf, size_t n)
 {
     if (b >= 1024 * 1024 && b % (1024 * 1024) == 0)
@@ -21,8 +23,9 @@ static void block(FILE *out, const struct plan *p, size_t from, size_t to)
     while (from + nsz < to && p->cells[from + nsz].impl == c0->impl)
         nsz++;
     char b[32];
-    fprintf(out, "%-16s %-7s%-22s", c0->impl->alg,
-             c0->decrypt ? "decrypt" : "", "");
+    const struct algo *a = algo_find(c0->impl->alg);
+    int directed = a && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    fprintf(out, "%-16s %-7s%-22s", c0->impl->alg, directed && c0->decrypt ? "decrypt" : "", "");
     for (size_t z = 0; z < nsz; z++)
         fprintf(out, " %10s", report_size(p->cells[from + z].bytes, b, sizeof b));
     fprintf(out, "  vs slowest");

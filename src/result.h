@@ -34,7 +34,7 @@ struct result {
     double spread_pct;      /* (max - min) / (2 x median) x 100: the samples' +- half-range */
     double cpu_util;        /* CPU time (user+sys) / wall time, per worker: 1.0 = one core busy */
     double cycles_per_byte; /* 0 when no cycle clock */
-    char cycle_clock[16];   /* "pmu", "tsc" or "none" */
+    char cycle_clock[16];   /* "pmu", "pmu-user", "tsc" or "none" */
     double thread_mb[RESULT_MAX_THREADS]; /* each worker's median */
 };
 

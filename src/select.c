@@ -8,12 +8,14 @@
 #include <strings.h>
 
 #include "impl.h"
+#include "registry.h"
 
 const size_t select_default_sizes[6] = { 16, 64, 256, 1024, 8192, 16384 };
 
-/* Splits a comma list into words, calling f on each; stops at the first error. */
+/* Splits a comma list into words, calling f on each; stops at the first error. what names
+ * the list for the message an empty one gets. */
 static int each_word(const char *list, int (*f)(struct selection *, const char *, char *, size_t),
-                     struct selection *s, char *why, size_t n)
+                     struct selection *s, const char *what, char *why, size_t n)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
@@ -24,7 +26,7 @@ static int each_word(const char *list, int (*f)(struct selection *, const char *
         any = 1;
     }
     if (!any) {
-        snprintf(why, n, "empty list");
+        snprintf(why, n, "empty %s", what);
         return -1;
     }
     return 0;
@@ -32,6 +34,12 @@ static int each_word(const char *list, int (*f)(struct selection *, const char *
 
 static int add_alg(struct selection *s, const char *w, char *why, size_t n)
 {
+    if (!strcmp(w, "all")) {
+        for (size_t i = 0; i < algo_count; i++)
+            if (algo_table[i].in_default && add_alg(s, algo_table[i].id, why, n))
+                return -1;
+        return 0;
+    }
     const struct algo *a = algo_find(w);
     if (!a) {
         int off = snprintf(why, n, "unknown algorithm '%s'; accepted:", w);
@@ -53,13 +61,8 @@ static int add_alg(struct selection *s, const char *w, char *why, size_t n)
 int select_algs(struct selection *s, const char *list, char *why, size_t n)
 {
     s->nalgs = 0;
-    if (!strcmp(list, "all")) {
-        for (size_t i = 0; i < algo_count; i++)
-            if (algo_table[i].in_default)
-                s->algs[s->nalgs++] = &algo_table[i];
-        return 0;
-    }
-    return each_word(list, add_alg, s, why, n);
+    return each_word(list, add_alg, s, "algorithm list; accepted: all, or names from 'accelscope --help'",
+                     why, n);
 }
 
 int select_parse_size(const char *text, size_t *out, char *why, size_t n)
@@ -108,11 +111,16 @@ static int add_size(struct selection *s, const char *w, char *why, size_t n)
 int select_sizes(struct selection *s, const char *list, char *why, size_t n)
 {
     s->nsizes = 0;
-    return each_word(list, add_size, s, why, n);
+    return each_word(list, add_size, s, "size list; accepted: 1 to 16 MiB, e.g. 16,4k,16M", why, n);
 }
 
 static int add_path(struct selection *s, const char *w, char *why, size_t n)
 {
+    if (!strcmp(w, "all")) {
+        for (int q = 0; q < PATH_COUNT; q++)
+            s->paths[q] = 1;
+        return 0;
+    }
     int p = path_by_id(w);
     if (p < 0) {
         snprintf(why, n, "unknown path '%s'; accepted: c, asm, hw, kernel (or all)", w);
@@ -125,16 +133,27 @@ static int add_path(struct selection *s, const char *w, char *why, size_t n)
 int select_paths(struct selection *s, const char *list, char *why, size_t n)
 {
     memset(s->paths, 0, sizeof s->paths);
-    if (!strcmp(list, "all")) {
-        for (int p = 0; p < PATH_COUNT; p++)
-            s->paths[p] = 1;
-        return 0;
-    }
-    return each_word(list, add_path, s, why, n);
+    return each_word(list, add_path, s, "path list; accepted: c, asm, hw, kernel, all", why, n);
 }
 
 static int add_impl(struct selection *s, const char *w, char *why, size_t n)
 {
+    int known = 0;
+    for (size_t i = 0; i < registry_count() && !known; i++)
+        known = !strcmp(registry_get(i)->name, w);
+    if (!known) {
+        /* Name every implementation once, in registry order. */
+        int off = snprintf(why, n, "unknown implementation '%s'; accepted:", w);
+        for (size_t i = 0; i < registry_count() && off > 0 && (size_t)off < n; i++) {
+            const char *nm = registry_get(i)->name;
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = !strcmp(registry_get(j)->name, nm);
+            if (!seen)
+                off += snprintf(why + off, n - (size_t)off, " %s", nm);
+        }
+        return -1;
+    }
     if (s->nimpls == SELECT_MAX) {
         snprintf(why, n, "too many implementation names");
         return -1;
@@ -146,7 +165,7 @@ static int add_impl(struct selection *s, const char *w, char *why, size_t n)
 int select_impls(struct selection *s, const char *list, char *why, size_t n)
 {
     s->nimpls = 0;
-    return each_word(list, add_impl, s, why, n);
+    return each_word(list, add_impl, s, "implementation list; see 'accelscope info'", why, n);
 }
 
 int select_check(const struct selection *s, char *why, size_t n)

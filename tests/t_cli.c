@@ -39,6 +39,8 @@ static void test_help(void)
     CHECK(sh("--version") == 0 && strstr(out, "accelscope "), "--version");
     CHECK(sh("frobnicate") == 2 && strstr(err, "info, run"), "unknown command: exit 2, lists commands");
     CHECK(sh("run --help") == 0 && strstr(out, "--sizes"), "run --help");
+    CHECK(sh("run -q -a sha256,all -s 16 -p hw -i openssl --time 0.01") == 0,
+          "'all' inside a list: %s", err);
     CHECK(sh("info --bogus") == 2 && strstr(err, "--clock"), "info bad option");
 }
 
@@ -62,7 +64,9 @@ static void test_bad_input(const char *dir)
         { "-t 100000", "online CPUs" },
         { "-t 0", "online CPUs" },
         { "--time 0", "seconds" },
-        { "-a sha256 -s 16 -i no-such-impl", "accelscope info" },
+        { "-a sha256 -s 16 -i no-such-impl", "openssl-simd" },
+        { "-a ''", "accepted" },
+        { "-p ''", "kernel" },
         { "--time abc", "seconds" },
         { "--bogus", "--help" },
         { "-s", "needs a value" },

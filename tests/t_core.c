@@ -210,6 +210,11 @@ static void test_csv_file(void)
     CHECK(csv_check_dest(dir, 0, why, sizeof why) == -1 && strstr(why, "folder"), "a folder");
     CHECK(csv_check_dest("/dev/null", 1, why, sizeof why) == -1 && strstr(why, "regular file"),
           "a device is never replaced, even forced: %s", why);
+    char lnk[400];
+    snprintf(lnk, sizeof lnk, "%s/link.csv", dir);
+    CHECK(symlink(path, lnk) == 0 && csv_write_file(lnk, 1, rows, 1, why, sizeof why) == -1 &&
+              strstr(why, "symbolic link"), "a symbolic link is not replaced: %s", why);
+    unlink(lnk);
     struct stat devnull;
     CHECK(stat("/dev/null", &devnull) == 0 && S_ISCHR(devnull.st_mode), "/dev/null intact");
     if (geteuid() != 0) {

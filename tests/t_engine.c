@@ -86,14 +86,18 @@ static void test_faults(void)
 {
     struct result r = run("sha256", "fault-crash", 64, 1, 0, 0);
     CHECK(r.status == RES_CRASHED, "trap gives crashed (status %d: %s)", r.status, r.reason);
-#if defined(__x86_64__) || defined(__i386__)
     char st[48];
     CHECK(!strcmp(result_status_text(&r, st, sizeof st), "crashed (SIGILL)"),
           "named SIGILL: %s", result_status_text(&r, st, sizeof st));
-#endif
     r = run("sha256", "fault-wrong", 64, 1, 0, 0);
     CHECK(r.status == RES_WRONG && r.mb_per_s == 0 && r.reason[0],
           "wrong output, no figure (status %d: %s)", r.status, r.reason);
+    r = run("sha256", "fault-inplace", 64, 1, 0, 0);
+    CHECK(r.status == RES_WRONG && strstr(r.reason, "in place"),
+          "wrong only in place is caught before timing (status %d: %s)", r.status, r.reason);
+    r = run("sha256", "fault-exit", 64, 1, 0, 0);
+    CHECK(r.status == RES_ERROR && strstr(r.reason, "status 3"),
+          "a worker failing at exit gives no figure (status %d: %s)", r.status, r.reason);
     r = run("sha256", "fault-hang", 64, 1, 0, 1.0);
     CHECK(r.status == RES_TIMEOUT, "hang gives timed out (status %d: %s)", r.status, r.reason);
     /* The engine lives on: the next cell is fine. */
