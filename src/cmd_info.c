@@ -30,15 +30,6 @@ static void cpu_section(FILE *o)
     fprintf(o, "  caches: L1d %d KiB, L2 %d KiB, L3 %d KiB\n", c->l1d_kb, c->l2_kb, c->l3_kb);
 }
 
-static int arch_family(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    return ARCH_X86;
-#else
-    return ARCH_ARM;
-#endif
-}
-
 static void features_section(FILE *o)
 {
     uint64_t w[2];
@@ -46,7 +37,7 @@ static void features_section(FILE *o)
     fprintf(o, "\nCrypto features (cpu: usable by accelscope; openssl: enabled in libcrypto's vector)\n");
     for (int f = 0; f < FEAT_COUNT; f++) {
         const struct feature_desc *d = &feature_table[f];
-        if ((int)d->arch != arch_family())
+        if (d->arch != feature_host_arch())
             continue;
         char why[160] = "";
         int ok = cpu_feature_status((enum feature)f, why, sizeof why);

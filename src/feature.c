@@ -16,3 +16,12 @@ int feature_by_key(const char *key)
             return f;
     return -1;
 }
+
+enum feature_arch feature_host_arch(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return ARCH_X86;
+#else
+    return ARCH_ARM;
+#endif
+}

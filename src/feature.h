@@ -66,4 +66,8 @@ extern const struct feature_desc feature_table[FEAT_COUNT];
 /* Feature named by its key, or -1. */
 int feature_by_key(const char *key);
 
+/* The family this build's detector fills (ARCH_X86 on x86, ARCH_ARM elsewhere, where only
+ * the ARM detector exists). */
+enum feature_arch feature_host_arch(void);
+
 #endif

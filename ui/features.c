@@ -8,15 +8,6 @@
 #include "cpu.h"
 #include "machine.h"
 
-static int this_arch(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    return ARCH_X86;
-#else
-    return ARCH_ARM;
-#endif
-}
-
 /* 0 absent, 1 present but not usable here, 2 usable. */
 static int feature_state(int f)
 {
@@ -40,7 +31,7 @@ static int strip(int y, int w, int draw)
     for (int f = FEAT_PL_RNG; f <= FEAT_PL_PMM; f++)
         padlock_any |= feature_state(f) != 0;
     for (int f = 0; f < FEAT_COUNT; f++) {
-        if ((int)feature_table[f].arch != this_arch())
+        if (feature_table[f].arch != feature_host_arch())
             continue;
         if (!padlock_any && f > FEAT_PL_RNG && f <= FEAT_PL_PMM)
             continue;
