@@ -12,6 +12,7 @@ build=${1:-build/native}
 features=${*:-aesni pclmulqdq sha vaes vpclmulqdq avx2 ssse3 rdrand}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
+. tests/tally.sh
 export ACCELSCOPE_BIN="${ACCELSCOPE_BIN:-$build/accelscope}"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -21,17 +22,14 @@ for f in $features; do
         [ -x "$t" ] || continue
         ACCELSCOPE_DENY=$f "$t" >"$out" 2>&1
         rc=$?
-        line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
-        p=${line%% passed*}
-        n=${line#*passed, }
-        n=${n%% failed*}
-        if [ -z "$line" ] || [ "$rc" != 0 ]; then
-            [ -z "$line" ] && p=0 n=1
+        tally_read "$out" || t_fail=1
+        p=$t_pass n=$t_fail
+        if [ -z "$t_line" ] || [ "$rc" != 0 ]; then
             [ "$n" = 0 ] && n=1
-            echo "FAIL ACCELSCOPE_DENY=$f $(basename "$t"): exit $rc, ${line:-no closing line}"
+            echo "FAIL ACCELSCOPE_DENY=$f $(basename "$t"): exit $rc, ${t_line:-no closing line}"
             grep -E '^FAIL' "$out" | head -n 5 | sed 's/^/    /'
         else
-            echo "ok   ACCELSCOPE_DENY=$f $(basename "$t"): $line"
+            echo "ok   ACCELSCOPE_DENY=$f $(basename "$t"): $t_line"
         fi
         pass=$((pass + p))
         fail=$((fail + n))

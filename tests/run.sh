@@ -6,6 +6,7 @@ native=${1:-build/native}
 san=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
+. tests/tally.sh
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 pass=0 fail=0 broken=""
@@ -18,16 +19,14 @@ suite() {
     "$@" >"$log/out" 2>&1
     rc=$?
     cat "$log/out"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/out" | tail -n 1)
-    if [ -z "$line" ]; then
+    if ! tally_read "$log/out"; then
         echo "   ($name printed no closing line; exit $rc: counted as 1 failure)"
         fail=$((fail + 1))
         broken="$broken $name"
         return
     fi
-    p=${line%% passed*}
-    f=${line#*passed, }
-    f=${f%% failed*}
+    p=$t_pass
+    f=$t_fail
     pass=$((pass + p))
     fail=$((fail + f))
     if [ "$rc" != 0 ] && [ "$f" = 0 ]; then

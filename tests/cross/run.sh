@@ -27,18 +27,15 @@ check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Adds the closing "N passed, N failed" of a suite's output (file $1) to the totals.
+. tests/tally.sh
 tally() {
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
-    if [ -z "$line" ]; then
+    if ! tally_read "$1"; then
         bad "$2: no result line (crashed or timed out; see $1)"
         return
     fi
-    p=${line%% passed*}
-    f=${line#*passed, }
-    f=${f%% failed*}
-    PASS=$((PASS + p))
-    FAIL=$((FAIL + f))
-    echo "$2: $line"
+    PASS=$((PASS + t_pass))
+    FAIL=$((FAIL + t_fail))
+    echo "$2: $t_line"
 }
 
 I386_SYSROOT=$(pwd)/build/i686-sysroot
