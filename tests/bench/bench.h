@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "algo.h"
@@ -80,6 +81,58 @@ static inline int bench_side_init(struct bench_side *s, const struct impl *im, s
         return -1;
     }
     return 0;
+}
+
+/* Before a speed counts, x and y must agree: two chained ops on the same seeded input (for
+ * decryption, on a message y sealed), x's second in place as the benches may time it. 0 when
+ * they do; else -1 with the reason on stderr. */
+static inline int bench_agree(const struct impl *x, const struct impl *y, size_t size,
+                              int decrypt)
+{
+    const struct algo *a = algo_find(x->alg);
+    size_t cap = size + ALGO_MAX_OUT_EXTRA, olen = decrypt ? size : algo_out_len(a, size);
+    struct bench_side sx = { 0 }, sy = { 0 }, seal = { 0 };
+    int rc = -1;
+    if (bench_side_init(&sx, x, size, decrypt) || bench_side_init(&sy, y, size, decrypt))
+        goto out;
+    if (decrypt && a->kind == ALGO_AEAD) {
+        memcpy(sx.in, sy.in, cap); /* the message y sealed (bench_side_init) */
+    } else {
+        for (size_t i = 0; i < cap; i++)
+            sx.in[i] = sy.in[i] = (uint8_t)(i * 131 + 7);
+    }
+    if (decrypt && a->kind == ALGO_CIPHER) {
+        /* two chained ciphertexts from y's encryption, opened by both */
+        if (bench_side_init(&seal, y, size, 0))
+            goto out;
+        if (y->op(seal.ctx, sx.in, sy.in, size))
+            goto out;
+        memcpy(sy.in, sx.in, size);
+    }
+    for (int k = 0; k < 2; k++) {
+        int in_place = k == 1 && !decrypt;
+        if (in_place)
+            memcpy(sx.out, sx.in, size);
+        if (x->op(sx.ctx, sx.out, in_place ? sx.out : sx.in, size) ||
+            y->op(sy.ctx, sy.out, sy.in, size)) {
+            fprintf(stderr, "%s: op %d failed in the agreement check\n", x->alg, k + 1);
+            goto out;
+        }
+        if (memcmp(sx.out, sy.out, olen)) {
+            fprintf(stderr, "%s: %s and %s disagree on op %d (%zu bytes): no figure\n",
+                    x->alg, x->name, y->name, k + 1, size);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    if (seal.im)
+        bench_side_free(&seal);
+    if (sx.im)
+        bench_side_free(&sx);
+    if (sy.im)
+        bench_side_free(&sy);
+    return rc;
 }
 
 #endif

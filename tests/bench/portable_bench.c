@@ -12,6 +12,7 @@
 
 #include "algo.h"
 #include "bench/bench.h"
+#include "kat.h"
 #include "registry.h"
 
 struct job {
@@ -58,6 +59,12 @@ static int bench(const struct job *j, int repeats, double ms)
     }
     struct bench_side sp, so;
     if (!o || !o->available(o, why, sizeof why)) { /* the portable figure alone, then */
+        char kwhy[256] = "";
+        if (kat_check(p, kwhy, sizeof kwhy) != 1) { /* nothing to agree with: a known answer */
+            printf("%-18s %6zu  portable: no figure, no known answer passed: %s\n", j->alg,
+                   j->size, kwhy[0] ? kwhy : "none on file");
+            return -1;
+        }
         if (bench_side_init(&sp, p, j->size, 0))
             return -1;
         long np = calibrate(&sp, j->size, ms);
@@ -70,7 +77,8 @@ static int bench(const struct job *j, int repeats, double ms)
         bench_side_free(&sp);
         return 0;
     }
-    if (bench_side_init(&sp, p, j->size, 0) || bench_side_init(&so, o, j->size, 0))
+    if (bench_agree(p, o, j->size, 0) || bench_side_init(&sp, p, j->size, 0) ||
+        bench_side_init(&so, o, j->size, 0))
         return -1;
     long np = calibrate(&sp, j->size, ms), no = calibrate(&so, j->size, ms);
     double ratio[64], mbp[64], mbo[64];
