@@ -91,9 +91,8 @@ static void impl_section(FILE *o)
                 continue;
             char why[256] = "";
             int ok = im->available(im, why, sizeof why);
-            fprintf(o, "    %-6s %-28s %s%s%s\n", path_id[im->path], im->name,
-                    ok ? "available" : "unavailable: ", ok ? "" : why,
-                    ok && im->note ? "" : "");
+            fprintf(o, "    %-6s %-28s %s%s\n", path_id[im->path], im->name,
+                    ok ? "available" : "unavailable: ", ok ? "" : why);
             if (im->note && ok)
                 fprintf(o, "    %-6s %-28s   (%s)\n", "", "", im->note);
         }
