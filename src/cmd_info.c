@@ -12,7 +12,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cpu.h"
-#include "limits.h"
+#include "silicon.h"
 #include "osslcap.h"
 #include "registry.h"
 
@@ -74,7 +74,7 @@ static void clock_section(FILE *o, int measure, int limits)
     }
     if (limits) {
         fprintf(o, "\nSilicon limits\n");
-        limits_describe(o);
+        silicon_describe(o);
     }
     int pmu = clock_pmu_status(why, sizeof why);
     fprintf(o, "  hardware cycle counters: %s%s\n", pmu ? "readable " : "no: ", why);

@@ -9,7 +9,7 @@
 #include "cmd.h"
 #include "cpu.h"
 #include "engine.h"
-#include "limits.h"
+#include "silicon.h"
 #include "plan.h"
 #include "report.h"
 #include "select.h"
@@ -112,7 +112,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 
 struct progress {
     size_t i, n;
-    const struct csv_row *cell;
+    const struct cell *cell;
 };
 
 static void show_progress(const struct result *r, void *arg)
@@ -143,13 +143,13 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < p.n; i++) {
         char why[256];
         double mb;
-        if (limits_ceiling(p.cells[i].impl->alg, o.decrypt, &mb, why, sizeof why) == 0)
+        if (silicon_ceiling(p.cells[i].impl->alg, o.decrypt, &mb, why, sizeof why) == 0)
             p.cells[i].limit_mb_per_s = mb;
     }
     int tty = isatty(2) && !o.quiet;
     int failures = 0;
     for (size_t i = 0; i < p.n; i++) {
-        struct csv_row *c = &p.cells[i];
+        struct cell *c = &p.cells[i];
         struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = o.threads,
                                   .seconds = o.seconds, .samples = ENGINE_MIN_SAMPLES,
                                   .decrypt = o.decrypt };

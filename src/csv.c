@@ -56,7 +56,7 @@ static void num(FILE *f, const char *fmt, double v, int have)
     field(f, b, 0);
 }
 
-int csv_write_stream(FILE *f, const struct csv_row *rows, size_t n)
+int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
 {
     const struct machine *m = machine_get();
     char ts[32];
@@ -66,7 +66,7 @@ int csv_write_stream(FILE *f, const struct csv_row *rows, size_t n)
     for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
         field(f, columns[c], c + 1 == sizeof columns / sizeof columns[0]);
     for (size_t i = 0; i < n; i++) {
-        const struct csv_row *w = &rows[i];
+        const struct cell *w = &rows[i];
         const struct result *r = &w->r;
         int ok = r->status == RES_OK;
         char b[64], st[48];
@@ -164,7 +164,7 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
     return 0;
 }
 
-int csv_write_file(const char *path, int force, const struct csv_row *rows, size_t n,
+int csv_write_file(const char *path, int force, const struct cell *rows, size_t n,
                    char *why, size_t wn)
 {
     if (!strcmp(path, "-")) {

@@ -6,19 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "impl.h"
-#include "result.h"
-
-struct csv_row {
-    const struct impl *impl;
-    size_t bytes;
-    int decrypt;
-    double limit_mb_per_s; /* the silicon's ceiling for this algorithm, 0 = unknown */
-    struct result r;
-};
+#include "cell.h"
 
 /* Writes the header and rows to an open stream; 0 or -1 on a write error. */
-int csv_write_stream(FILE *f, const struct csv_row *rows, size_t n);
+int csv_write_stream(FILE *f, const struct cell *rows, size_t n);
 
 /* Checks, before any work, that path can be created: its folder exists and is writable, and
  * the file does not exist unless force. "-" always passes. 0, or -1 and why. */
@@ -27,7 +18,7 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn);
 /* Writes to a temporary file beside path and renames it into place: readers see the old
  * file or the whole new one. Without force an existing path is never replaced.
  * "-" writes to stdout. 0, or -1 and why (nothing is left behind). */
-int csv_write_file(const char *path, int force, const struct csv_row *rows, size_t n,
+int csv_write_file(const char *path, int force, const struct cell *rows, size_t n,
                    char *why, size_t wn);
 
 /* Quotes a field for RFC 4180 into out. */

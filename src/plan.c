@@ -36,7 +36,7 @@ size_t plan_build(struct plan *p, const struct selection *s, int decrypt, int th
                     if (!p->cells)
                         abort();
                 }
-                struct csv_row *c = &p->cells[p->n++];
+                struct cell *c = &p->cells[p->n++];
                 memset(c, 0, sizeof *c);
                 c->impl = im;
                 c->bytes = s->sizes[z];

@@ -7,7 +7,7 @@
 #include "select.h"
 
 struct plan {
-    struct csv_row *cells;
+    struct cell *cells;
     size_t n;
 };
 

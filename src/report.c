@@ -18,7 +18,7 @@ const char *report_size(size_t b, char *buf, size_t n)
 /* The cells [from, to) of one algorithm; sizes repeat per implementation in plan order. */
 static void block(FILE *out, const struct plan *p, size_t from, size_t to)
 {
-    const struct csv_row *c0 = &p->cells[from];
+    const struct cell *c0 = &p->cells[from];
     size_t nsz = 0;
     while (from + nsz < to && p->cells[from + nsz].impl == c0->impl)
         nsz++;

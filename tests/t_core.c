@@ -157,7 +157,7 @@ static void test_csv_file(void)
     char dir[] = "/tmp/accelscope-t_core-XXXXXX", path[256], why[512];
     CHECK(mkdtemp(dir) != NULL, "temp dir");
     snprintf(path, sizeof path, "%s/out.csv", dir);
-    struct csv_row rows[2];
+    struct cell rows[2];
     memset(rows, 0, sizeof rows);
     rows[0].impl = registry_find("sha256", "openssl");
     rows[0].bytes = 16;

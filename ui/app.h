@@ -33,7 +33,7 @@ struct rect { int y, x, h, w; };
 
 /* A sequential measurement of a list of cells, one engine at a time (measure.c). */
 struct runner {
-    struct csv_row *cells; /* not owned */
+    struct cell *cells; /* not owned */
     size_t n, i;           /* cell count; the one running */
     struct engine *e;      /* NULL when idle */
     int threads, decrypt;
@@ -125,7 +125,7 @@ const struct algo *model_cur_alg(void);
 int model_locked(void);                 /* a run is going: the selection cannot change */
 
 /* measure.c */
-void runner_start(struct runner *r, struct csv_row *cells, size_t n, int threads,
+void runner_start(struct runner *r, struct cell *cells, size_t n, int threads,
                   double seconds, int decrypt);
 int runner_pollfds(const struct runner *r, struct pollfd *fds, int max);
 int runner_timeout_ms(const struct runner *r);
@@ -177,7 +177,7 @@ void lineedit_draw(const struct lineedit *l, int y, int x, int w, int attr);
 
 /* Chart helpers shared by the three chart views (chart.c). */
 struct chart_row {
-    const struct csv_row *cell; /* NULL for a heading */
+    const struct cell *cell; /* NULL for a heading */
     const char *heading;
     char hbuf[96];
     double lo, hi;              /* the scale of its group */
@@ -185,11 +185,11 @@ struct chart_row {
 };
 void chart_cell_row(int y, int x, int w, const struct chart_row *row, int selected);
 void chart_legend(int y, int x, int w);
-void chart_details(int y, int w, const struct csv_row *c);
+void chart_details(int y, int w, const struct cell *c);
 void chart_group_scale(struct chart_row *rows, size_t from, size_t to);
 const char *chart_direction(const struct algo *a);
 const char *chart_status_short(const struct result *r);
-double chart_ceiling(const struct csv_row *c); /* ceiling.c: the silicon's, 0 = unknown */
+double chart_ceiling(const struct cell *c); /* ceiling.c: the silicon's, 0 = unknown */
 void ceiling_load(const char *info);
 int ceiling_ready_for_run(void);
 int ceiling_cancel_wait(void);

@@ -1,4 +1,4 @@
-/* The silicon's ceilings (src/limits.h), as the machine-info child prints them
+/* The silicon's ceilings (src/silicon.h), as the machine-info child prints them
  * (`accelscope info --clock --limits`: "limits ceiling ALG: encrypt X MB/s, decrypt Y MB/s"
  * or "...: X MB/s"). Measuring them in the child keeps the microbenchmarks' buffers (tens of
  * MB) and their CPU time out of the TUI, and after the clock measurement, never beside it.
@@ -66,7 +66,7 @@ int ceiling_cancel_wait(void)
     return was;
 }
 
-double chart_ceiling(const struct csv_row *c)
+double chart_ceiling(const struct cell *c)
 {
     for (int i = 0; i < ntable; i++)
         if (!strcmp(table[i].alg, c->impl->alg))

@@ -36,7 +36,7 @@ void chart_group_scale(struct chart_row *rows, size_t from, size_t to)
 {
     double lo = 0, hi = 0, slow = 0;
     for (size_t i = from; i < to; i++) {
-        const struct csv_row *c = rows[i].cell;
+        const struct cell *c = rows[i].cell;
         if (!c || !has_figure(&c->r))
             continue;
         double v = c->r.mb_per_s;
@@ -72,7 +72,7 @@ static int status_role(enum res_status s)
 
 void chart_cell_row(int y, int x, int w, const struct chart_row *row, int selected)
 {
-    const struct csv_row *c = row->cell;
+    const struct cell *c = row->cell;
     if (!c) {
         ui_text(y, x, w, A_BOLD | A_UNDERLINE, row->heading);
         return;
@@ -140,7 +140,7 @@ void chart_legend(int y, int x, int w)
                  ui.log_scale ? "log" : "lin", ui_glyph(G_TIMES), ui_glyph(G_PM), ui_glyph(G_MARK));
 }
 
-void chart_details(int y, int w, const struct csv_row *c)
+void chart_details(int y, int w, const struct cell *c)
 {
     ui_fill(y, 0, w, A_NORMAL);
     if (!c) {

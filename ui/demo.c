@@ -24,7 +24,7 @@ static const char *const pick[PATH_COUNT][3] = {
     [PATH_KERNEL] = { "kernel" },
 };
 
-static struct csv_row cells[PATH_COUNT];
+static struct cell cells[PATH_COUNT];
 static size_t ncells;
 static struct runner dr;
 static size_t alg;
@@ -38,7 +38,7 @@ static void load(void)
         for (int k = 0; k < 3 && pick[p][k]; k++) {
             const struct impl *im = registry_find(cycle[alg], pick[p][k]);
             if (im && im->path == (enum path)p) {
-                cells[ncells++] = (struct csv_row){ .impl = im, .bytes = DEMO_BYTES };
+                cells[ncells++] = (struct cell){ .impl = im, .bytes = DEMO_BYTES };
                 break;
             }
         }
@@ -163,7 +163,7 @@ static int big_text(int y, int x, const char *s, int attr, int draw)
     return w;
 }
 
-static const struct csv_row *cell_of(enum path p)
+static const struct cell *cell_of(enum path p)
 {
     for (size_t i = 0; i < ncells; i++)
         if (cells[i].impl->path == p && cells[i].r.status == RES_OK)
@@ -192,7 +192,7 @@ void demo_draw(void)
              upper, ui_glyph(G_DOT));
 
     /* Headline: hardware against portable C. */
-    const struct csv_row *hw = cell_of(PATH_HW), *c = cell_of(PATH_C);
+    const struct cell *hw = cell_of(PATH_HW), *c = cell_of(PATH_C);
     if (hw && c && c->r.mb_per_s > 0) {
         char big[32];
         double f = hw->r.mb_per_s / c->r.mb_per_s;
@@ -217,7 +217,7 @@ void demo_draw(void)
             hi = cells[i].r.mb_per_s;
     int lw = 14, vw = 26, bw = ui.cols - lw - vw - 4;
     for (size_t i = 0; i < ncells; i++) {
-        const struct csv_row *k = &cells[i];
+        const struct cell *k = &cells[i];
         int y = y0 + (int)i * (bh + 1);
         int pr = ui_attr(ui_path_role(k->impl->path)) | A_BOLD;
         ui_text(y, 2, lw - 1, pr, path_label[k->impl->path]);

@@ -16,10 +16,10 @@ enum { EX_OFF, EX_NAME, EX_CONFIRM };
 
 static int state, kept;
 static struct lineedit name;
-static struct csv_row *rows;
+static struct cell *rows;
 static size_t nrows;
 
-static int in_view(const struct csv_row *c)
+static int in_view(const struct cell *c)
 {
     if (c->r.status == RES_PENDING || c->r.status == RES_RUNNING)
         return 0;

@@ -10,7 +10,7 @@
 
 static void start_cell(struct runner *r)
 {
-    struct csv_row *c = &r->cells[r->i];
+    struct cell *c = &r->cells[r->i];
     struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = r->threads,
                               .seconds = r->seconds, .samples = ENGINE_MIN_SAMPLES,
                               .decrypt = r->decrypt };
@@ -41,7 +41,7 @@ static void advance(struct runner *r)
     }
 }
 
-void runner_start(struct runner *r, struct csv_row *cells, size_t n, int threads,
+void runner_start(struct runner *r, struct cell *cells, size_t n, int threads,
                   double seconds, int decrypt)
 {
     memset(r, 0, sizeof *r);
@@ -172,7 +172,7 @@ void measure_progress(int y, int w)
     ui_fill(y, 0, w, ui_attr(ROLE_TAB_ON));
     if (!r->active || r->i >= r->n)
         return;
-    const struct csv_row *c = &r->cells[r->i];
+    const struct cell *c = &r->cells[r->i];
     char sz[32], el[32], left[32];
     ui_textf(y, 1, w - 2, ui_attr(ROLE_TAB_ON),
              "cell %zu of %zu %s %s %s/%s %s %s %d/%d samples %s %s elapsed %s ~%s left "

@@ -82,10 +82,10 @@ void model_toggle_impl(enum path p, const char *name)
         snprintf(ui.off[ui.noff++], sizeof ui.off[0], "%s", k);
 }
 
-static const struct csv_row *find_old(const struct plan *old, const struct csv_row *c)
+static const struct cell *find_old(const struct plan *old, const struct cell *c)
 {
     for (size_t i = 0; i < old->n; i++) {
-        const struct csv_row *o = &old->cells[i];
+        const struct cell *o = &old->cells[i];
         if (o->impl == c->impl && o->bytes == c->bytes && o->decrypt == c->decrypt &&
             o->r.threads == c->r.threads)
             return o;
@@ -99,10 +99,10 @@ void model_rebuild(void)
     plan_build(&ui.plan, &ui.sel, ui.decrypt, ui.threads);
     size_t k = 0;
     for (size_t i = 0; i < ui.plan.n; i++) {
-        struct csv_row c = ui.plan.cells[i];
+        struct cell c = ui.plan.cells[i];
         if (!model_impl_on(c.impl))
             continue;
-        const struct csv_row *o = find_old(&old, &c);
+        const struct cell *o = find_old(&old, &c);
         char why[200];
         if (o && o->r.status != RES_PENDING && o->r.status != RES_RUNNING)
             c.r = o->r;

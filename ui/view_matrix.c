@@ -17,14 +17,14 @@ struct mrow {
 
 static struct mrow mrows[SELECT_MAX * 2];
 static int nmrows;
-static const struct csv_row *grid[SELECT_MAX * 2][SELECT_MAX];
+static const struct cell *grid[SELECT_MAX * 2][SELECT_MAX];
 
 static void build(size_t bytes)
 {
     nmrows = 0;
     memset(grid, 0, sizeof grid);
     for (size_t i = 0; i < ui.plan.n; i++) {
-        const struct csv_row *c = &ui.plan.cells[i];
+        const struct cell *c = &ui.plan.cells[i];
         if (c->bytes != bytes)
             continue;
         int r = 0;
@@ -46,7 +46,7 @@ static void build(size_t bytes)
             mrows[j] = mrows[j - 1];
             mrows[j - 1] = t;
             for (int a = 0; a < ui.sel.nalgs; a++) {
-                const struct csv_row *g = grid[j][a];
+                const struct cell *g = grid[j][a];
                 grid[j][a] = grid[j - 1][a];
                 grid[j - 1][a] = g;
             }
@@ -69,7 +69,7 @@ static void split_id(const char *id, char *l1, char *l2, size_t n)
     snprintf(l2, n, "%s", id + cut);
 }
 
-static void cell_text(const struct csv_row *c, char *b, size_t n)
+static void cell_text(const struct cell *c, char *b, size_t n)
 {
     if (!c) {
         snprintf(b, n, "-");
@@ -125,10 +125,10 @@ void matrix_view_draw(struct rect r)
         *top = *cur - h + 1;
 
     /* Best verified figure per column. */
-    const struct csv_row *bestc[SELECT_MAX] = { 0 };
+    const struct cell *bestc[SELECT_MAX] = { 0 };
     for (int a = 0; a < nc; a++)
         for (int i = 0; i < nmrows; i++) {
-            const struct csv_row *c = grid[i][a];
+            const struct cell *c = grid[i][a];
             if (c && c->r.status == RES_OK && (!bestc[a] || c->r.mb_per_s > bestc[a]->r.mb_per_s))
                 bestc[a] = c;
         }
@@ -150,7 +150,7 @@ void matrix_view_draw(struct rect r)
         ui_text(y, 3, 8, ui_attr(ui_path_role(mrows[i].path)), path_label[mrows[i].path]);
         ui_text(y, 12, HEAD_W - 13, A_NORMAL, mrows[i].name);
         for (int a = *left, x = HEAD_W; a < nc && a < *left + vis; a++, x += COL_W) {
-            const struct csv_row *c = grid[i][a];
+            const struct cell *c = grid[i][a];
             char t[32];
             cell_text(c, t, sizeof t);
             int at = A_NORMAL;
@@ -167,7 +167,7 @@ void matrix_view_draw(struct rect r)
             hit_add(y, x, COL_W, matrix_hit, i * SELECT_MAX + a);
         }
     }
-    const struct csv_row *c = grid[*cur][matrix_col];
+    const struct cell *c = grid[*cur][matrix_col];
     chart_details(r.y + r.h - 1, r.w, c);
 }
 

@@ -30,7 +30,7 @@ void paths_view_draw(struct rect r)
         size_t h = n++;
         rows[h] = (struct chart_row){ 0 };
         for (size_t i = 0; i < ui.plan.n; i++) {
-            const struct csv_row *c = &ui.plan.cells[i];
+            const struct cell *c = &ui.plan.cells[i];
             if (c->bytes == bytes && !strcmp(c->impl->alg, ui.sel.algs[a]->id))
                 rows[n++] = (struct chart_row){ .cell = c };
         }

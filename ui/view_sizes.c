@@ -7,11 +7,11 @@
 #include "app.h"
 
 /* The fastest verified cell among rows [from, to). */
-static const struct csv_row *best(const struct chart_row *rows, size_t from, size_t to)
+static const struct cell *best(const struct chart_row *rows, size_t from, size_t to)
 {
-    const struct csv_row *b = NULL;
+    const struct cell *b = NULL;
     for (size_t i = from; i < to; i++) {
-        const struct csv_row *c = rows[i].cell;
+        const struct cell *c = rows[i].cell;
         if (c && c->r.status == RES_OK && (!b || c->r.mb_per_s > b->r.mb_per_s))
             b = c;
     }
@@ -38,7 +38,7 @@ void sizes_view_draw(struct rect r)
                  ui_size(ui.sel.sizes[z], sz, sizeof sz));
         h->heading = h->hbuf;
         for (size_t i = 0; i < ui.plan.n; i++) {
-            const struct csv_row *c = &ui.plan.cells[i];
+            const struct cell *c = &ui.plan.cells[i];
             if (c->bytes == ui.sel.sizes[z] && !strcmp(c->impl->alg, a->id))
                 rows[n++] = (struct chart_row){ .cell = c };
         }
@@ -48,9 +48,9 @@ void sizes_view_draw(struct rect r)
     /* Where the fastest path changes from one size to the next: said first, above the bars. */
     struct chart_row notes[SELECT_MAX];
     size_t nn = 0;
-    const struct csv_row *prev = NULL;
+    const struct cell *prev = NULL;
     for (size_t z = 0; z < ns; z++) {
-        const struct csv_row *b = best(rows, start[z], start[z + 1]);
+        const struct cell *b = best(rows, start[z], start[z + 1]);
         if (b && prev && b->impl->path != prev->impl->path) {
             char sz[32];
             struct chart_row *h = &notes[nn++];

@@ -1,6 +1,6 @@
 /* Side-by-side speed of the direct backend (asm/x86_64 kernels) against OpenSSL's hw path
  * (the "openssl" impl, no capability mask), in one process, through the same impl init/op the
- * engine times; then every measured path's distance from the silicon's ceiling (src/limits.h).
+ * engine times; then every measured path's distance from the silicon's ceiling (src/silicon.h).
  * Batches alternate between the contenders, ~MS ms each; a ratio is the median of the
  * per-repeat ratios, a speed the median of its repeats (thread CPU time, so a busy shared
  * machine hurts less).
@@ -14,7 +14,7 @@
 
 #include "algo.h"
 #include "bench/bench.h"
-#include "limits.h"
+#include "silicon.h"
 #include "registry.h"
 
 struct job {
@@ -45,7 +45,7 @@ static const struct job defaults[] = {
 /* MB/s over one batch of ~ms milliseconds of CPU time; *clk = the core clock around it. */
 static double batch(struct bench_side *s, size_t size, double ms, double *clk)
 {
-    double c0 = limits_core_mhz_now();
+    double c0 = silicon_core_mhz_now();
     size_t ops = 0;
     double t0 = bench_now_cpu(), t;
     do {
@@ -55,7 +55,7 @@ static double batch(struct bench_side *s, size_t size, double ms, double *clk)
         ops += 16;
         t = bench_now_cpu() - t0;
     } while (t < ms / 1e3);
-    *clk = (c0 + limits_core_mhz_now()) / 2;
+    *clk = (c0 + silicon_core_mhz_now()) / 2;
     return (double)ops * size / t / 1e6;
 }
 
@@ -91,8 +91,8 @@ static int run_job(const struct job *j, int reps, double ms)
         }
         ratio[r] = ro[r] > 0 ? rd[r] / ro[r] : 0;
     }
-    double ceil = 0, base = limits_get()->core_mhz;
-    int hasceil = limits_ceiling(j->alg, j->decrypt, &ceil, why, sizeof why) == 0;
+    double ceil = 0, base = silicon_get()->core_mhz;
+    int hasceil = silicon_ceiling(j->alg, j->decrypt, &ceil, why, sizeof why) == 0;
     for (int r = 0; r < reps && hasceil; r++) { /* % of the ceiling at the clock of the batch */
         kd[r] = 100 * rd[r] / (ceil * cd[r] / base);
         ko[r] = 100 * ro[r] / (ceil * co[r] / base);
@@ -155,8 +155,8 @@ int main(int argc, char **argv)
         nj = sizeof defaults / sizeof defaults[0];
         memcpy(jobs, defaults, sizeof defaults);
     }
-    limits_measure();
-    limits_describe(stdout);
+    silicon_measure();
+    silicon_describe(stdout);
     printf("\n%d repeats of ~%.0f ms each side, thread CPU time; MB/s = 10^6 B/s; share of the "
            "ceiling: median (median at the core clock seen around each batch, best batch)\n",
            reps, ms);

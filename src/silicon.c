@@ -3,7 +3,7 @@
  * samples taken beside them, because the clock moves (boost, a busy host), and the median of
  * several such windows is kept (core_per_insn); ceilings are quoted at the fastest clock
  * seen. */
-#include "limits.h"
+#include "silicon.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "clock.h"
 #include "cpu.h"
 
-static struct limits lim;
+static struct silicon lim;
 static int measured;
 
 #if defined(__x86_64__)
@@ -30,16 +30,16 @@ static const struct probe {
     void (*tp)(uint64_t);
     enum feature need[2];
     int nneed;
-} probes[LIM_COUNT] = {
-    [LIM_AESENC] = { "AESENC", ubench_aesenc_lat, ubench_aesenc_tp, { FEAT_AESNI }, 1 },
-    [LIM_VAESENC] = { "VAESENC ymm", ubench_vaesenc_lat, ubench_vaesenc_tp,
+} probes[SIL_COUNT] = {
+    [SIL_AESENC] = { "AESENC", ubench_aesenc_lat, ubench_aesenc_tp, { FEAT_AESNI }, 1 },
+    [SIL_VAESENC] = { "VAESENC ymm", ubench_vaesenc_lat, ubench_vaesenc_tp,
                       { FEAT_VAES, FEAT_AVX2 }, 2 },
-    [LIM_PCLMULQDQ] = { "PCLMULQDQ", ubench_pclmul_lat, ubench_pclmul_tp, { FEAT_PCLMULQDQ }, 1 },
-    [LIM_VPCLMULQDQ] = { "VPCLMULQDQ ymm", ubench_vpclmul_lat, ubench_vpclmul_tp,
+    [SIL_PCLMULQDQ] = { "PCLMULQDQ", ubench_pclmul_lat, ubench_pclmul_tp, { FEAT_PCLMULQDQ }, 1 },
+    [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", ubench_vpclmul_lat, ubench_vpclmul_tp,
                          { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
-    [LIM_SHA256RNDS2] = { "SHA256RNDS2", ubench_sha256rnds2_lat, ubench_sha256rnds2_tp,
+    [SIL_SHA256RNDS2] = { "SHA256RNDS2", ubench_sha256rnds2_lat, ubench_sha256rnds2_tp,
                           { FEAT_SHA }, 1 },
-    [LIM_SHA1RNDS4] = { "SHA1RNDS4", ubench_sha1rnds4_lat, ubench_sha1rnds4_tp, { FEAT_SHA }, 1 },
+    [SIL_SHA1RNDS4] = { "SHA1RNDS4", ubench_sha1rnds4_lat, ubench_sha1rnds4_tp, { FEAT_SHA }, 1 },
 };
 
 static double fastest_add = 1e30; /* fewest TSC cycles per dependent add seen: top clock */
@@ -145,9 +145,9 @@ static void measure(void)
     }
     double unused;
     core_per_insn(ubench_add_lat, 8000, &unused); /* the clock settles */
-    for (int i = 0; i < LIM_COUNT; i++) {
+    for (int i = 0; i < SIL_COUNT; i++) {
         const struct probe *p = &probes[i];
-        struct limits_insn_result *r = &lim.insn[i];
+        struct silicon_insn_result *r = &lim.insn[i];
         r->name = p->name;
         int ok = 1;
         for (int k = 0; k < p->nneed && ok; k++)
@@ -165,9 +165,9 @@ static void measure(void)
     lim.measure_ms = (now_s() - t0) * 1e3;
 }
 
-double limits_core_mhz_now(void)
+double silicon_core_mhz_now(void)
 {
-    if (limits_measure() != 0)
+    if (silicon_measure() != 0)
         return 0;
     double add = 1e30;
     for (int r = 0; r < 3; r++) {
@@ -183,7 +183,7 @@ double limits_core_mhz_now(void)
 
 #else
 
-double limits_core_mhz_now(void)
+double silicon_core_mhz_now(void)
 {
     return 0;
 }
@@ -191,9 +191,9 @@ double limits_core_mhz_now(void)
 static void measure(void)
 {
     snprintf(lim.why, sizeof lim.why, "no instruction microbenchmarks for this architecture");
-    static const char *const names[LIM_COUNT] = { "AESENC", "VAESENC ymm", "PCLMULQDQ",
+    static const char *const names[SIL_COUNT] = { "AESENC", "VAESENC ymm", "PCLMULQDQ",
                                                   "VPCLMULQDQ ymm", "SHA256RNDS2", "SHA1RNDS4" };
-    for (int i = 0; i < LIM_COUNT; i++) {
+    for (int i = 0; i < SIL_COUNT; i++) {
         lim.insn[i].name = names[i];
         snprintf(lim.insn[i].why, sizeof lim.insn[i].why, "x86-64 only");
     }
@@ -201,7 +201,7 @@ static void measure(void)
 
 #endif
 
-int limits_measure(void)
+int silicon_measure(void)
 {
     if (!measured) {
         measure();
@@ -210,13 +210,13 @@ int limits_measure(void)
     return lim.ok ? 0 : -1;
 }
 
-const struct limits *limits_get(void)
+const struct silicon *silicon_get(void)
 {
-    limits_measure();
+    silicon_measure();
     return &lim;
 }
 
-static int need(enum limits_insn i, char *why, size_t n)
+static int need(enum silicon_insn i, char *why, size_t n)
 {
     if (lim.insn[i].ok)
         return 1;
@@ -238,9 +238,9 @@ static int aes_rounds(const char *alg)
 /* CTR: AES-NI xmm, or VAES ymm where measured and faster. */
 static int ctr_ceiling(int rounds, double *mbs, char *why, size_t n)
 {
-    if (!need(LIM_AESENC, why, n))
+    if (!need(SIL_AESENC, why, n))
         return -1;
-    const struct limits_insn_result *a = &lim.insn[LIM_AESENC], *v = &lim.insn[LIM_VAESENC];
+    const struct silicon_insn_result *a = &lim.insn[SIL_AESENC], *v = &lim.insn[SIL_VAESENC];
     double x = rate(16, rounds * a->tp_core);
     if (v->ok && rate(32, rounds * v->tp_core) > x) {
         *mbs = rate(32, rounds * v->tp_core);
@@ -263,7 +263,7 @@ static int modelled(const char *alg)
     return !strcmp(alg, "sha256") || !strcmp(alg, "sha1");
 }
 
-int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n)
+int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n)
 {
     char model[400];
     double mbs = 0;
@@ -273,7 +273,7 @@ int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, si
         snprintf(why, n, "no ceiling model for %s", alg);
         return -1;
     }
-    if (limits_measure() != 0) {
+    if (silicon_measure() != 0) {
         snprintf(why, n, "no limits: %s", lim.why);
         return -1;
     }
@@ -281,9 +281,9 @@ int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, si
     int aes = strncmp(alg, "aes-", 4) == 0 && len == 11;
     if (aes && strcmp(alg + 7, "-cbc") == 0) {
         int r = aes_rounds(alg);
-        if (!need(LIM_AESENC, why, n))
+        if (!need(SIL_AESENC, why, n))
             return -1;
-        const struct limits_insn_result *a = &lim.insn[LIM_AESENC];
+        const struct silicon_insn_result *a = &lim.insn[SIL_AESENC];
         if (decrypt) {
             mbs = rate(16, r * a->tp_core);
             snprintf(model, sizeof model, "16 B per %d x AESENC recip. throughput %.2f core "
@@ -300,10 +300,10 @@ int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, si
         char ctr[160];
         if (ctr_ceiling(aes_rounds(alg), &mbs, ctr, sizeof ctr) != 0)
             return snprintf(why, n, "%s", ctr), -1;
-        if (!need(LIM_PCLMULQDQ, why, n))
+        if (!need(SIL_PCLMULQDQ, why, n))
             return -1;
-        const struct limits_insn_result *p = &lim.insn[LIM_PCLMULQDQ];
-        const struct limits_insn_result *v = &lim.insn[LIM_VPCLMULQDQ];
+        const struct silicon_insn_result *p = &lim.insn[SIL_PCLMULQDQ];
+        const struct silicon_insn_result *v = &lim.insn[SIL_VPCLMULQDQ];
         double g = rate(16, 3 * p->tp_core);
         int wide = v->ok && rate(32, 3 * v->tp_core) > g;
         if (wide)
@@ -314,17 +314,17 @@ int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, si
         if (g < mbs)
             mbs = g;
     } else if (strcmp(alg, "sha256") == 0) {
-        if (!need(LIM_SHA256RNDS2, why, n))
+        if (!need(SIL_SHA256RNDS2, why, n))
             return -1;
-        mbs = rate(64, 32 * lim.insn[LIM_SHA256RNDS2].lat_core);
+        mbs = rate(64, 32 * lim.insn[SIL_SHA256RNDS2].lat_core);
         snprintf(model, sizeof model, "64 B per 32 x SHA256RNDS2 latency %.2f core cycles",
-                 lim.insn[LIM_SHA256RNDS2].lat_core);
+                 lim.insn[SIL_SHA256RNDS2].lat_core);
     } else if (strcmp(alg, "sha1") == 0) {
-        if (!need(LIM_SHA1RNDS4, why, n))
+        if (!need(SIL_SHA1RNDS4, why, n))
             return -1;
-        mbs = rate(64, 20 * lim.insn[LIM_SHA1RNDS4].lat_core);
+        mbs = rate(64, 20 * lim.insn[SIL_SHA1RNDS4].lat_core);
         snprintf(model, sizeof model, "64 B per 20 x SHA1RNDS4 latency %.2f core cycles",
-                 lim.insn[LIM_SHA1RNDS4].lat_core);
+                 lim.insn[SIL_SHA1RNDS4].lat_core);
     } else {
         snprintf(why, n, "no ceiling model for %s", alg);
         return -1;
@@ -334,19 +334,19 @@ int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, si
     return 0;
 }
 
-void limits_describe(FILE *out)
+void silicon_describe(FILE *out)
 {
     static const char *const algs[] = { "aes-128-cbc", "aes-192-cbc", "aes-256-cbc",
                                         "aes-128-ctr", "aes-256-ctr", "aes-128-gcm",
                                         "aes-256-gcm", "sha1", "sha256" };
-    if (limits_measure() != 0) {
+    if (silicon_measure() != 0) {
         fprintf(out, "limits: %s\n", lim.why);
         return;
     }
     fprintf(out, "limits clock: core %.0f MHz (dependent adds), TSC %.0f MHz; cycles below "
             "are core cycles, TSC cycles in brackets\n", lim.core_mhz, lim.tsc_mhz);
-    for (int i = 0; i < LIM_COUNT; i++) {
-        const struct limits_insn_result *r = &lim.insn[i];
+    for (int i = 0; i < SIL_COUNT; i++) {
+        const struct silicon_insn_result *r = &lim.insn[i];
         if (!r->ok)
             fprintf(out, "limits %s: not measured: %s\n", r->name, r->why);
         else
@@ -358,12 +358,12 @@ void limits_describe(FILE *out)
     for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
         char why[300];
         double enc, dec;
-        int e = limits_ceiling(algs[i], 0, &enc, why, sizeof why);
+        int e = silicon_ceiling(algs[i], 0, &enc, why, sizeof why);
         if (e != 0) {
             fprintf(out, "limits ceiling %s: none: %s\n", algs[i], why);
             continue;
         }
-        if (strstr(algs[i], "-cbc") && limits_ceiling(algs[i], 1, &dec, why, sizeof why) == 0)
+        if (strstr(algs[i], "-cbc") && silicon_ceiling(algs[i], 1, &dec, why, sizeof why) == 0)
             fprintf(out, "limits ceiling %s: encrypt %.0f MB/s, decrypt %.0f MB/s\n", algs[i],
                     enc, dec);
         else

@@ -14,18 +14,18 @@
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
  * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. Instructions the CPU lacks or that
  * ACCELSCOPE_DENY denies are not run, and algorithms needing them have no ceiling. */
-#ifndef ACCELSCOPE_LIMITS_H
-#define ACCELSCOPE_LIMITS_H
+#ifndef ACCELSCOPE_SILICON_H
+#define ACCELSCOPE_SILICON_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-enum limits_insn {
-    LIM_AESENC, LIM_VAESENC, LIM_PCLMULQDQ, LIM_VPCLMULQDQ, LIM_SHA256RNDS2, LIM_SHA1RNDS4,
-    LIM_COUNT
+enum silicon_insn {
+    SIL_AESENC, SIL_VAESENC, SIL_PCLMULQDQ, SIL_VPCLMULQDQ, SIL_SHA256RNDS2, SIL_SHA1RNDS4,
+    SIL_COUNT
 };
 
-struct limits_insn_result {
+struct silicon_insn_result {
     const char *name;     /* "AESENC" */
     int ok;               /* measured */
     char why[128];        /* when not */
@@ -33,33 +33,33 @@ struct limits_insn_result {
     double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
 };
 
-struct limits {
+struct silicon {
     int ok;               /* the clocks could be measured */
     char why[128];
     double tsc_mhz, core_mhz; /* core: the fastest clock the add chains saw */
     double memcpy_l1_mb_s;   /* 16 KiB buffers (the size of the default job) */
     double memcpy_ram_mb_s;  /* 16 MiB buffers, the largest job size */
-    double measure_ms;       /* what limits_measure took */
-    struct limits_insn_result insn[LIM_COUNT];
+    double measure_ms;       /* what silicon_measure took */
+    struct silicon_insn_result insn[SIL_COUNT];
 };
 
 /* Runs the microbenchmarks once (~100-300 ms), later calls return the cached result.
- * 0 when the clocks were measured; -1 otherwise (see limits_get()->why). */
-int limits_measure(void);
+ * 0 when the clocks were measured; -1 otherwise (see silicon_get()->why). */
+int silicon_measure(void);
 
-/* The measured figures (limits_measure() first, which this calls). */
-const struct limits *limits_get(void);
+/* The measured figures (silicon_measure() first, which this calls). */
+const struct silicon *silicon_get(void);
 
 /* 0 and the ceiling of alg (algo id) in the given direction, with the model and figures used
  * in why; nonzero and the reason in why when there is no model or no measurement. */
-int limits_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n);
+int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n);
 
 /* The core clock now, from a ~1 ms dependent-add sample (0 where unmeasured): ceilings are
- * quoted at the clock limits_measure() saw; scale by now / limits_get()->core_mhz to compare
+ * quoted at the clock silicon_measure() saw; scale by now / silicon_get()->core_mhz to compare
  * with a run made while the clock was lower (turbo, a busy host). */
-double limits_core_mhz_now(void);
+double silicon_core_mhz_now(void);
 
 /* The table as "key: value" lines, for `info`. */
-void limits_describe(FILE *out);
+void silicon_describe(FILE *out);
 
 #endif
