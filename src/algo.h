@@ -19,9 +19,21 @@ enum algo_kind {
 #define ALGO_MAX_OUT_EXTRA 64 /* out buffers are N + this: room for a tag or a digest */
 #define ALGO_MAX_BYTES (16u << 20)
 
+/* The construction around the primitive: what the ceiling model, the OpenSSL backend and the
+ * kernels need to know without reading the algorithm's name. */
+enum algo_mode {
+    MODE_NONE,  /* digests, RNGs */
+    MODE_CBC,
+    MODE_CTR,
+    MODE_GCM,
+    MODE_CHACHA20_POLY1305,
+};
+
 struct algo {
     const char *id;         /* canonical id: "aes-256-cbc" */
     enum algo_kind kind;
+    enum algo_mode mode;
+    unsigned rounds;        /* AES rounds (10, 12, 14); 0 for every other primitive */
     unsigned key_len;       /* bytes; 0 for digests and RNGs */
     unsigned iv_len;        /* bytes: CBC/CTR IV, AEAD nonce; 0 for digests */
     unsigned block;         /* sizes must be multiples of this (CBC: 16, IDEA: 8); 1 otherwise */
@@ -42,6 +54,9 @@ size_t algo_out_len(const struct algo *a, size_t len);
 
 /* 0 when len is an acceptable block size for a; otherwise a reason in why. */
 int algo_check_size(const struct algo *a, size_t len, char *why, size_t n);
+
+/* Ciphers and AEADs have an encrypt and a decrypt direction; digests and RNGs do not. */
+int algo_has_direction(const struct algo *a);
 
 /* The AEAD nonce sequence every implementation follows: bytes 4..11 form a big-endian
  * counter that an encrypt op advances by one after sealing. Decrypt ops do not advance it. */
