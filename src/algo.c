@@ -4,13 +4,13 @@
 #include <string.h>
 
 #define CBC(bits, k)                                                                          \
-    { .id = "aes-" #bits "-cbc", .kind = ALGO_CIPHER, .mode = MODE_CBC, .rounds = 6 + k / 4, .key_len = k, .iv_len = 16, .block = 16, \
+    { .id = "aes-" #bits "-cbc", .kind = ALGO_CIPHER, .mode = ALGO_MODE_CBC, .rounds = 6 + k / 4, .key_len = k, .iv_len = 16, .block = 16, \
       .evp = "AES-" #bits "-CBC", .kernel = "cbc(aes)", .afalg_type = "skcipher", .in_default = 1 }
 #define CTR(bits, k)                                                                          \
-    { .id = "aes-" #bits "-ctr", .kind = ALGO_CIPHER, .mode = MODE_CTR, .rounds = 6 + k / 4, .key_len = k, .iv_len = 16, .block = 1,  \
+    { .id = "aes-" #bits "-ctr", .kind = ALGO_CIPHER, .mode = ALGO_MODE_CTR, .rounds = 6 + k / 4, .key_len = k, .iv_len = 16, .block = 1,  \
       .evp = "AES-" #bits "-CTR", .kernel = "ctr(aes)", .afalg_type = "skcipher", .in_default = 1 }
 #define GCM(bits, k)                                                                          \
-    { .id = "aes-" #bits "-gcm", .kind = ALGO_AEAD, .mode = MODE_GCM, .rounds = 6 + k / 4, .key_len = k, .iv_len = 12, .block = 1,    \
+    { .id = "aes-" #bits "-gcm", .kind = ALGO_AEAD, .mode = ALGO_MODE_GCM, .rounds = 6 + k / 4, .key_len = k, .iv_len = 12, .block = 1,    \
       .evp = "AES-" #bits "-GCM", .kernel = "gcm(aes)", .afalg_type = "aead", .in_default = 1 }
 #define HASH(name, evpname, n)                                                                \
     { .id = name, .kind = ALGO_DIGEST, .block = 1, .out_len = n, .evp = evpname,                \
@@ -20,12 +20,12 @@ const struct algo algo_table[] = {
     CBC(128, 16), CBC(192, 24), CBC(256, 32),
     CTR(128, 16), CTR(256, 32),
     GCM(128, 16), GCM(256, 32),
-    { .id = "chacha20-poly1305", .kind = ALGO_AEAD, .mode = MODE_CHACHA20_POLY1305, .key_len = 32, .iv_len = 12, .block = 1,
+    { .id = "chacha20-poly1305", .kind = ALGO_AEAD, .mode = ALGO_MODE_CHACHA20_POLY1305, .key_len = 32, .iv_len = 12, .block = 1,
       .evp = "ChaCha20-Poly1305", .kernel = "rfc7539(chacha20,poly1305)", .afalg_type = "aead",
       .in_default = 1 },
     HASH("md5", "MD5", 16), HASH("sha1", "SHA1", 20), HASH("sha256", "SHA256", 32),
     HASH("sha512", "SHA512", 64),
-    { .id = "idea-cbc", .kind = ALGO_CIPHER, .mode = MODE_CBC, .key_len = 16, .iv_len = 8, .block = 8,
+    { .id = "idea-cbc", .kind = ALGO_CIPHER, .mode = ALGO_MODE_CBC, .key_len = 16, .iv_len = 8, .block = 8,
       .evp = "IDEA-CBC", .in_default = 1 },
     /* RNGs fill buffers; nothing to compare them with, so they are opt-in. */
     { .id = "rdrand", .kind = ALGO_RNG, .block = 1 },

@@ -22,11 +22,11 @@ enum algo_kind {
 /* The construction around the primitive: what the ceiling model, the OpenSSL backend and the
  * kernels need to know without reading the algorithm's name. */
 enum algo_mode {
-    MODE_NONE,  /* digests, RNGs */
-    MODE_CBC,
-    MODE_CTR,
-    MODE_GCM,
-    MODE_CHACHA20_POLY1305,
+    ALGO_MODE_NONE,  /* digests, RNGs */
+    ALGO_MODE_CBC,
+    ALGO_MODE_CTR,
+    ALGO_MODE_GCM,
+    ALGO_MODE_CHACHA20_POLY1305,
 };
 
 struct algo {
