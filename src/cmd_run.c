@@ -12,12 +12,6 @@
 #include "report.h"
 #include "session.h"
 
-struct run_opts {
-    const char *csv;
-    int force;
-    int quiet;
-};
-
 static const struct option longs[] = {
     { "algorithms", required_argument, 0, 'a' }, { "sizes", required_argument, 0, 's' },
     { "paths", required_argument, 0, 'p' },      { "impl", required_argument, 0, 'i' },
@@ -86,7 +80,7 @@ static int option(int c, struct selection *sel, struct run_opts *o)
     return bad ? usage_error("%s", why) : 0;
 }
 
-static int parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
+int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
 {
     char why[1024];
     optind = 1;
@@ -154,7 +148,7 @@ int cmd_run(int argc, char **argv)
     struct run_opts o = { 0 };
     struct session *s = session_new();
     char why[1024];
-    int rc = parse(argc, argv, session_sel_edit(s, why, sizeof why), &o);
+    int rc = run_parse(argc, argv, session_sel_edit(s, why, sizeof why), &o);
     if (rc) {
         session_free(s);
         return rc;

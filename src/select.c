@@ -359,7 +359,12 @@ char *select_args(const struct selection *s)
         put(&buf, &len, &cap, num);
     }
     if (s->seconds != d.seconds) {
-        snprintf(num, sizeof num, " -T %g", s->seconds);
+        /* The shortest form that reads back as the same double. */
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(num, sizeof num, " -T %.*g", prec, s->seconds);
+            if (strtod(num + 4, NULL) == s->seconds)
+                break;
+        }
         put(&buf, &len, &cap, num);
     }
     if (s->decrypt)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "engine.h"
 #include "plan.h"
 #include "registry.h"
@@ -175,62 +176,6 @@ int session_avail(const struct session *s, const struct impl *im, char *why, siz
     return s->avail[i];
 }
 
-/* ---- derived figures ---- */
-
-static int same_column(const struct cell *a, const struct cell *b)
-{
-    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
-}
-
-static int verified(const struct cell *c)
-{
-    return c->r.status == RES_OK && c->r.mb_per_s > 0;
-}
-
-/* One column: the cells of [0, n) that share c0's algorithm, size and direction. */
-static void derive_column(struct cell *cells, size_t n, size_t c0)
-{
-    double slowest = 0;
-    const struct cell *best = NULL;
-    for (size_t i = c0; i < n; i++) {
-        const struct cell *c = &cells[i];
-        if (!same_column(c, &cells[c0]) || !verified(c))
-            continue;
-        if (slowest == 0 || c->r.mb_per_s < slowest)
-            slowest = c->r.mb_per_s;
-        if (!best || c->r.mb_per_s > best->r.mb_per_s)
-            best = c;
-    }
-    int ties = 0;
-    for (size_t i = c0; i < n; i++) {
-        struct cell *c = &cells[i];
-        if (!same_column(c, &cells[c0]))
-            continue;
-        c->d = (struct cell_derived){ .slowest = slowest };
-        if (!verified(c))
-            continue;
-        c->d.speedup = c->r.mb_per_s / slowest;
-        /* Tied with the best when the two sample ranges overlap. */
-        c->d.best = c == best || (c->r.mb_max >= best->r.mb_min && best->r.mb_max >= c->r.mb_min);
-        ties += c->d.best;
-    }
-    for (size_t i = c0; i < n && ties > 1; i++)
-        if (same_column(&cells[i], &cells[c0]) && cells[i].d.best)
-            cells[i].d.tie = 1;
-}
-
-static void derive(struct session *s)
-{
-    struct cell *cells = s->plan.cells;
-    for (size_t i = 0; i < s->plan.n; i++) {
-        int first = 1; /* the first cell of its column derives the column */
-        for (size_t j = 0; j < i && first; j++)
-            first = !same_column(&cells[j], &cells[i]);
-        if (first)
-            derive_column(cells, s->plan.n, i);
-    }
-}
-
 /* ---- plan ---- */
 
 static const struct cell *find_old(const struct plan *old, const struct cell *c)
@@ -280,7 +225,7 @@ void session_rebuild(struct session *s)
         ceiling_of(s, c);
     }
     plan_free(&old);
-    derive(s);
+    derive_cells(s->plan.cells, s->plan.n);
 }
 
 size_t session_ncells(const struct session *s)
@@ -402,7 +347,7 @@ static void start_cell(struct session *s)
 static void run_end(struct session *s)
 {
     s->active = 0;
-    derive(s);
+    derive_cells(s->plan.cells, s->plan.n);
     tell(s, SESSION_RUN_DONE, SIZE_MAX);
 }
 
@@ -420,7 +365,7 @@ static void advance(struct session *s)
         engine_free(s->e);
         s->e = NULL;
         s->done++;
-        derive(s);
+        derive_cells(s->plan.cells, s->plan.n);
         tell(s, SESSION_CELL_DONE, s->cur);
         s->cur = next_cell(s, s->cur + 1);
         if (s->cur >= s->plan.n) {
@@ -448,7 +393,7 @@ static void begin(struct session *s)
         mark_unavailable(s, c);
         s->total += c->r.status == RES_PENDING;
     }
-    derive(s);
+    derive_cells(s->plan.cells, s->plan.n);
     s->cur = next_cell(s, 0);
     if (s->cur >= s->plan.n) {
         run_end(s);
