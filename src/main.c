@@ -3,11 +3,13 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "spawn.h"
 #include "ui.h"
 #include "worker.h"
 
 int main(int argc, char **argv)
 {
+    spawn_stdio_init();
     if (argc >= 2 && !strcmp(argv[1], "__worker"))
         return worker_main(argc - 1, argv + 1);
     if (argc < 2)
