@@ -12,6 +12,15 @@ double clock_tsc_mhz(char *why, size_t n);
  * --cpu-mhz auto): the fastest of 101 ~1 ms runs, ~120 ms in all. 0 where unsupported. */
 double clock_core_mhz(char *why, size_t n);
 
+/* One reading of the effective core clock around a timed sample: the fastest of four
+ * ~20 us runs of the dependent-add chain (~80 us in all), MHz; 0 where unsupported. The
+ * length of a run is fixed at the first call so that readings compare. */
+double clock_probe_mhz(void);
+
+/* The same on the vector unit (dependent AVX2 adds, where cpu_has(FEAT_AVX2)): SIMD code
+ * can slow down while scalar code does not. 0 where not measured. */
+double clock_probe_vector_mhz(void);
+
 /* 1 when perf_event_open gives hardware cycles here; else 0 and the errno reason. */
 int clock_pmu_status(char *why, size_t n);
 

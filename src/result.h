@@ -36,6 +36,24 @@ struct result {
     double cycles_per_byte; /* 0 when no cycle clock */
     char cycle_clock[16];   /* "pmu", "pmu-user", "tsc" or "none" */
     double thread_mb[RESULT_MAX_THREADS]; /* each worker's median */
+    /* Measuring through the noise (src/stats.h has the rules). Every figure above comes from
+     * the undisturbed sample rounds only; a round is one sample of every worker, windows
+     * started together. */
+    int rounds;             /* undisturbed rounds: the samples the figures are made of */
+    int disturbed;          /* rounds left out: descheduled, stolen from or the clock moved */
+    double ci_pct;          /* 95 % CI of the median: half-width in % of the median */
+    double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
+    double clock_mhz;       /* median effective core clock of the samples (dependent adds) */
+    double vector_mhz;      /* the same for dependent AVX2 adds; 0 where not measured */
+    int quality;            /* enum result_quality */
+    double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
+                             * (summed over rounds); 100 for one worker */
+};
+
+enum result_quality {
+    RESULT_UNRATED, /* no figure yet */
+    RESULT_QUIET,   /* interval within +-5 % and most rounds undisturbed */
+    RESULT_NOISY,   /* interval wider than +-5 %, most rounds disturbed, or too few rounds */
 };
 
 /* "ok", "wrong output", "crashed (SIGILL)", "timed out", "unavailable", ... */

@@ -1,20 +1,34 @@
 /* The measuring side of a worker process: `accelscope __worker ...`, exec'd by the engine so
  * that capability masks in its environment take effect when libcrypto starts. It verifies the
- * implementation's output against a reference, calibrates, then streams timed samples as
- * text lines on stdout (see engine.c for the reader):
+ * implementation's output against a reference, then takes timed samples when the engine says
+ * so, as text lines on stdout (see engine.c for the reader):
  *   hello <pid> <capability vector>
  *   verified <reference>
- *   clock <pmu|tsc|none>
- *   sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles>
- *   done
- * or, instead of a figure: unavailable|wrong|error <reason>. */
+ *   clock <pmu|pmu-user|tsc|none>
+ *   ready                      then it reads commands, one a line, on stdin:
+ *     cal  -> calibrated <ops>  ops per sample for SECONDS/SAMPLES each (untimed)
+ *     go   -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
+ *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vmhz_before> <vmhz_after>
+ *             (calibrating first if no cal came)
+ *     quit or end of input -> done, exit 0
+ * or, instead of a figure: unavailable|wrong|error <reason>.
+ * In a sample line: nivcsw = involuntary context switches during it (getrusage); steal =
+ * steal ticks of its CPU during it from /proc/stat, -1 where unreadable; t0/t1 = the timed
+ * window in CLOCK_MONOTONIC ns (one clock for all workers); mhz = the dependent-add clock
+ * probe just before and after the window, vmhz the vector one (0 where not measured).
+ * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
+ * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +38,7 @@
 #include <openssl/crypto.h>
 
 #include "algo.h"
+#include "clock.h"
 #include "cycles.h"
 #include "kat.h"
 #include "registry.h"
@@ -260,7 +275,6 @@ static void pin(int cpu)
         }
     }
 }
-
 /* The ops a sample needs to last about `target` ns, from a short warm-up. */
 static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const uint8_t *in,
                           size_t len, uint64_t target, int *failed)
@@ -277,6 +291,231 @@ static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const 
     uint64_t per = t / ops ? t / ops : 1;
     uint64_t want = target / per;
     return want ? want : 1;
+}
+
+/* Everything a timed sample needs, set up once after verification. */
+struct timed {
+    const struct impl *im;
+    struct live t;
+    uint8_t *in, *out, *dst;
+    size_t len;
+    uint64_t target;  /* ns per sample */
+    uint64_t ops;     /* per sample; 0 until calibrated */
+    struct cycles cyc;
+    int stat_fd;      /* /proc/stat, for steal time; -1 where unreadable */
+    int taken;        /* samples so far */
+    int inject;       /* test only: the sample to report as disturbed, -1 for none */
+};
+
+/* The buffers and the implementation's context; 0, or -1 after saying why. */
+static int timed_open(struct timed *tm, const struct algo *a, const struct impl *im,
+                      size_t len, int decrypt)
+{
+    char why[200];
+    size_t cap = (len + ALGO_MAX_OUT_EXTRA + 63) / 64 * 64;
+    uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
+    memset(tm, 0, sizeof *tm);
+    tm->im = im;
+    tm->len = len;
+    tm->in = aligned_alloc(64, cap);
+    tm->out = aligned_alloc(64, cap);
+    if (!tm->in || !tm->out)
+        abort();
+    fill(key, sizeof key, 11);
+    fill(iv, sizeof iv, 12);
+    fill(tm->in, cap, 13);
+    /* For decryption, real ciphertext so AEAD tags verify. */
+    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    if (dec) {
+        const struct impl *r = registry_reference(im);
+        r = r ? r : im;
+        struct live e = { 0 };
+        if (live_init(&e, r, key, iv, 0, why, sizeof why)) {
+            say("error preparing ciphertext: %s", why);
+            return -1;
+        }
+        int bad = r->op(e.ctx, tm->out, tm->in, len);
+        live_free(&e);
+        if (bad) {
+            say("error preparing ciphertext: %s failed to encrypt", r->name);
+            return -1;
+        }
+        memcpy(tm->in, tm->out, algo_out_len(a, len));
+    }
+    if (live_init(&tm->t, im, key, iv, dec, why, sizeof why)) {
+        say("error %s", why);
+        return -1;
+    }
+    /* Encryption and digests run in place, as `openssl speed` does (it matters: some
+     * libcrypto paths differ in speed between in-place and separate buffers). Decryption
+     * keeps the ciphertext intact so every AEAD op opens a message whose tag verifies. */
+    tm->dst = dec ? tm->out : tm->in;
+    cycles_open(&tm->cyc);
+    tm->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    const char *f = getenv("ACCELSCOPE_TEST_FAULTS"), *d = getenv("ACCELSCOPE_TEST_DISTURB");
+    tm->inject = f && !strcmp(f, "1") && d ? atoi(d) : -1;
+    return 0;
+}
+
+static void timed_close(struct timed *tm)
+{
+    cycles_close(&tm->cyc);
+    if (tm->stat_fd >= 0)
+        close(tm->stat_fd);
+    live_free(&tm->t);
+    free(tm->in);
+    free(tm->out);
+}
+
+/* Steal ticks (the 8th number of a "cpu" line of /proc/stat) of CPU `cpu` into *mine and of
+ * all CPUs into *all; -1 for what is not there (no /proc, an old kernel). */
+static void steal_read(int fd, int cpu, long *mine, long *all)
+{
+    static char buf[1 << 16];
+    *mine = *all = -1;
+    ssize_t k = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+    if (k <= 0)
+        return;
+    buf[k] = 0;
+    char want[24];
+    snprintf(want, sizeof want, "cpu%d ", cpu);
+    for (char *line = buf; line && !strncmp(line, "cpu", 3); line = strchr(line, '\n')) {
+        line += *line == '\n';
+        unsigned long long v[8];
+        char name[24];
+        if (sscanf(line, "%23s %llu %llu %llu %llu %llu %llu %llu %llu", name, &v[0], &v[1],
+                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
+            continue;
+        if (!strcmp(name, "cpu"))
+            *all = (long)v[7];
+        else if (!strncmp(line, want, strlen(want)))
+            *mine = (long)v[7];
+    }
+}
+
+/* Where the system stands around a sample: disturbance counters and clock probes. */
+struct probe {
+    long nivcsw, steal_mine, steal_all;
+    int cpu;
+    double mhz, vmhz;
+};
+
+/* The core clock drops while a worker waits for `go`, and comes back within a millisecond or
+ * two of work: probe until two readings in a row agree within 1 % (at most ~2 ms), so the
+ * window starts at a steady clock. The last reading. */
+static double settle(void)
+{
+    double prev = 0, m = 0;
+    for (int i = 0; i < 25; i++, prev = m) {
+        m = clock_probe_mhz();
+        if (prev > 0 && fabs(m - prev) < 0.01 * prev)
+            break;
+    }
+    return m;
+}
+
+static void probe_take(const struct timed *tm, struct probe *p, int clocks_first)
+{
+    struct rusage u;
+    if (!clocks_first)
+        p->mhz = settle(), p->vmhz = clock_probe_vector_mhz();
+    p->cpu = sched_getcpu();
+    steal_read(tm->stat_fd, p->cpu, &p->steal_mine, &p->steal_all);
+    getrusage(RUSAGE_SELF, &u);
+    p->nivcsw = u.ru_nivcsw;
+    if (clocks_first)
+        p->mhz = clock_probe_mhz(), p->vmhz = clock_probe_vector_mhz();
+}
+
+/* Steal during the sample: its CPU's when it stayed on one, else every CPU's (an unpinned
+ * worker that moved may have been stolen from on either). */
+static long steal_delta(const struct probe *a, const struct probe *b)
+{
+    if (a->cpu == b->cpu && a->steal_mine >= 0 && b->steal_mine >= 0)
+        return b->steal_mine - a->steal_mine;
+    if (a->steal_all >= 0 && b->steal_all >= 0)
+        return b->steal_all - a->steal_all;
+    return -1;
+}
+
+/* One timed sample and its `sample` line; -1 when an operation failed. The probes bracket
+ * the window: the counters are read outside the clock probes, so a switch during a probe
+ * counts too. */
+static int take_sample(struct timed *tm)
+{
+    struct probe p0, p1;
+    int failed = 0;
+    probe_take(tm, &p0, 0);
+    uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+    uint64_t y0 = cycles_read(&tm->cyc);
+    for (uint64_t i = 0; i < tm->ops && !failed; i++)
+        failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
+    int inject = tm->taken++ == tm->inject;
+    if (inject) { /* test only: a sample stretched tenfold that must not reach the figures */
+        struct timespec nap = { (time_t)(tm->target * 10 / 1000000000u),
+                                (long)(tm->target * 10 % 1000000000u) };
+        nanosleep(&nap, NULL);
+    }
+    uint64_t y1 = cycles_read(&tm->cyc);
+    uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), w1 = now_ns(CLOCK_MONOTONIC);
+    probe_take(tm, &p1, 1);
+    if (failed)
+        return -1;
+    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f",
+        (unsigned long long)tm->ops, (unsigned long long)(tm->ops * tm->len),
+        (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
+        (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
+        (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vmhz, p1.vmhz);
+    return 0;
+}
+
+static int timed_calibrate(struct timed *tm)
+{
+    int failed = 0;
+    if (!tm->ops)
+        tm->ops = calibrate(tm->im, tm->t.ctx, tm->dst, tm->in, tm->len, tm->target, &failed);
+    return failed ? -1 : 0;
+}
+
+/* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <ops>`), `go`
+ * takes one sample (calibrating first if not yet), `quit` or end of input ends. -1 when an
+ * operation failed, -2 after saying what else went wrong. */
+static int serve(struct timed *tm)
+{
+    char cmd[64];
+    say("ready");
+    while (fgets(cmd, sizeof cmd, stdin)) {
+        cmd[strcspn(cmd, "\n")] = 0;
+        if (!strcmp(cmd, "quit"))
+            break;
+        int cal = !strcmp(cmd, "cal");
+        if (!cal && strcmp(cmd, "go")) {
+            say("error worker: unknown command '%.40s' (accepted: cal, go, quit)", cmd);
+            return -2;
+        }
+        if (timed_calibrate(tm) || (!cal && take_sample(tm)))
+            return -1;
+        if (cal)
+            say("calibrated %llu", (unsigned long long)tm->ops);
+    }
+    return 0;
+}
+
+/* Run by hand (stdin is not the engine's socket): SAMPLES samples in a row. */
+static int stream(struct timed *tm, int samples)
+{
+    if (timed_calibrate(tm))
+        return -1;
+    for (int s = 0; s < samples; s++)
+        if (take_sample(tm))
+            return -1;
+    return 0;
+}
+
+static int paced_by_engine(void)
+{
+    struct stat st;
+    return fstat(0, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
 int worker_main(int argc, char **argv)
@@ -317,71 +556,17 @@ int worker_main(int argc, char **argv)
     }
     say("verified %s", ref);
 
-    /* The timed buffers: seeded input; for decryption, real ciphertext so AEAD tags verify. */
-    size_t cap = len + ALGO_MAX_OUT_EXTRA;
-    uint8_t *in = aligned_alloc(64, (cap + 63) / 64 * 64), *out = aligned_alloc(64, (cap + 63) / 64 * 64);
-    uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
-    if (!in || !out)
-        abort();
-    fill(key, sizeof key, 11);
-    fill(iv, sizeof iv, 12);
-    fill(in, cap, 13);
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
-    struct live t = { 0 };
-    if (dec) {
-        const struct impl *r = registry_reference(im);
-        r = r ? r : im;
-        struct live e = { 0 };
-        if (live_init(&e, r, key, iv, 0, why, sizeof why)) {
-            say("error preparing ciphertext: %s", why);
-            return 0;
-        }
-        if (r->op(e.ctx, out, in, len)) {
-            live_free(&e);
-            say("error preparing ciphertext: %s failed to encrypt", r->name);
-            return 0;
-        }
-        live_free(&e);
-        memcpy(in, out, algo_out_len(a, len));
-    }
-    if (live_init(&t, im, key, iv, dec, why, sizeof why)) {
-        say("error %s", why);
+    struct timed tm;
+    if (timed_open(&tm, a, im, len, decrypt))
         return 0;
-    }
-
-    struct cycles cyc;
-    cycles_open(&cyc);
-    say("clock %s", cyc.name);
-    int failed = 0;
-    uint64_t target = (uint64_t)(seconds / samples * 1e9);
-    /* Encryption and digests run in place, as `openssl speed` does (it matters: some
-     * libcrypto paths differ in speed between in-place and separate buffers). Decryption
-     * keeps the ciphertext intact so every AEAD op opens a message whose tag verifies. */
-    uint8_t *dst = dec ? out : in;
-    uint64_t ops = calibrate(im, t.ctx, dst, in, len, target, &failed);
-    for (int s = 0; s < samples && !failed; s++) {
-        uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
-        uint64_t y0 = cycles_read(&cyc);
-        for (uint64_t i = 0; i < ops; i++)
-            if (im->op(t.ctx, dst, in, len)) {
-                failed = 1;
-                break;
-            }
-        uint64_t y1 = cycles_read(&cyc);
-        uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), w1 = now_ns(CLOCK_MONOTONIC);
-        if (!failed)
-            say("sample %llu %llu %llu %llu %llu", (unsigned long long)ops,
-                (unsigned long long)(ops * len), (unsigned long long)(w1 - w0),
-                (unsigned long long)(c1 - c0), (unsigned long long)(y1 - y0));
-    }
-    cycles_close(&cyc);
-    live_free(&t);
-    free(in);
-    free(out);
-    if (failed) {
+    tm.target = (uint64_t)(seconds / samples * 1e9);
+    say("clock %s", tm.cyc.name);
+    int rc = paced_by_engine() ? serve(&tm) : stream(&tm, samples);
+    timed_close(&tm);
+    if (rc == -1)
         say("error operation failed while timing");
+    if (rc)
         return 0;
-    }
     say("done");
     return 0;
 }

@@ -1,0 +1,260 @@
+/* The statistics of a measurement cell (see stats.h). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *v, int n)
+{
+    double *s = malloc((size_t)(n > 0 ? n : 1) * sizeof *s);
+    if (!s)
+        abort();
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    return s;
+}
+
+double stats_median(const double *v, int n)
+{
+    if (n < 1)
+        return 0;
+    double *s = sorted_copy(v, n);
+    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    free(s);
+    return m;
+}
+
+/* P(B <= k) for B ~ Binomial(n, 1/2), summed in log space so no term underflows. */
+static double binom_half_cdf(int n, int k)
+{
+    double p = 0;
+    for (int i = 0; i <= k; i++)
+        p += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+    return p;
+}
+
+int stats_median_ci(const double *v, int n, double *lo, double *hi)
+{
+    *lo = *hi = 0;
+    if (n < 1)
+        return 0;
+    double *s = sorted_copy(v, n);
+    int r = 1;
+    /* Coverage 1 - 2 P(B <= r-1) >= 0.95: the largest such r. */
+    while (r + 1 <= (n + 1) / 2 && binom_half_cdf(n, r) <= 0.025)
+        r++;
+    *lo = s[r - 1];
+    *hi = s[n - r];
+    free(s);
+    return r;
+}
+
+double stats_sample_mhz(const struct stats_sample *s, int vec)
+{
+    double a = vec ? s->vmhz0 : s->mhz0, b = vec ? s->vmhz1 : s->mhz1;
+    return a > 0 && b > 0 ? (a + b) / 2 : 0;
+}
+
+/* 1 when x is more than STATS_CLOCK_TOL away from ref (relative to ref). */
+static int off(double x, double ref)
+{
+    return ref > 0 && x > 0 && fabs(x - ref) > STATS_CLOCK_TOL * ref;
+}
+
+unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vmhz)
+{
+    unsigned why = 0;
+    if (s->nivcsw > 0)
+        why |= STATS_DESCHEDULED;
+    if (s->steal > 0)
+        why |= STATS_STOLEN;
+    /* Moved: relative to the slower of the two probes, so the rule is symmetric. */
+    double lo = fmin(s->mhz0, s->mhz1), vlo = fmin(s->vmhz0, s->vmhz1);
+    if (off(fmax(s->mhz0, s->mhz1), lo) || off(fmax(s->vmhz0, s->vmhz1), vlo))
+        why |= STATS_CLOCK_MOVED;
+    if (off(stats_sample_mhz(s, 0), median_mhz) || off(stats_sample_mhz(s, 1), median_vmhz))
+        why |= STATS_CLOCK_OFF;
+    return why;
+}
+
+void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, double *any)
+{
+    *all = *any = 0;
+    if (n < 1)
+        return;
+    uint64_t first = t0[0], last = t1[0], lstart = t0[0], fend = t1[0];
+    for (int i = 1; i < n; i++) {
+        first = t0[i] < first ? t0[i] : first;
+        last = t1[i] > last ? t1[i] : last;
+        lstart = t0[i] > lstart ? t0[i] : lstart;
+        fend = t1[i] < fend ? t1[i] : fend;
+    }
+    /* The union of windows with a gap between them is still counted whole: the gap is time
+     * the cell's figure claims but not all workers ran, which is the point. */
+    *any = (double)(last - first);
+    *all = fend > lstart ? (double)(fend - lstart) : 0;
+}
+
+/* Each worker's median clock over all its samples (scalar, or vector when vec), or 0 while
+ * there are fewer than STATS_CLOCK_MEDIAN_MIN: with two samples that differ, both would be
+ * "off" their mean. */
+static double median_clock(const struct stats_sample *s, int rounds, int vec)
+{
+    double *v = malloc((size_t)(rounds > 0 ? rounds : 1) * sizeof *v);
+    int k = 0;
+    if (!v)
+        abort();
+    for (int i = 0; i < rounds; i++)
+        if (stats_sample_mhz(&s[i], vec) > 0)
+            v[k++] = stats_sample_mhz(&s[i], vec);
+    double m = k >= STATS_CLOCK_MEDIAN_MIN ? stats_median(v, k) : 0;
+    free(v);
+    return m;
+}
+
+/* Marks the disturbed rounds in bad[]; returns how many. */
+static int mark_rounds(const struct stats_sample *const *s, int workers, int rounds, char *bad)
+{
+    memset(bad, 0, (size_t)rounds);
+    for (int w = 0; w < workers; w++) {
+        double m = median_clock(s[w], rounds, 0), vm = median_clock(s[w], rounds, 1);
+        for (int i = 0; i < rounds; i++)
+            if (stats_disturbed(&s[w][i], m, vm))
+                bad[i] = 1;
+    }
+    int n = 0;
+    for (int i = 0; i < rounds; i++)
+        n += bad[i];
+    return n;
+}
+
+/* One worker's figures over the good rounds: median, interval, extremes. */
+static void worker_figures(const struct stats_sample *s, int rounds, const char *bad,
+                           double *v, double out[5])
+{
+    int k = 0;
+    for (int i = 0; i < rounds; i++)
+        if (!bad[i] && s[i].wall_ns)
+            v[k++] = (double)s[i].bytes / ((double)s[i].wall_ns / 1e9) / 1e6;
+    memset(out, 0, 5 * sizeof *out);
+    if (!k)
+        return;
+    out[0] = stats_median(v, k);
+    stats_median_ci(v, k, &out[1], &out[2]);
+    double *sorted = sorted_copy(v, k);
+    out[3] = sorted[0];
+    out[4] = sorted[k - 1];
+    free(sorted);
+}
+
+/* Totals over the good samples, the median clocks and the windows' overlap. */
+static void totals(const struct stats_sample *const *s, int workers, int rounds,
+                   const char *bad, const char *cycle_clock, struct result *r)
+{
+    uint64_t ops = 0, bytes = 0, cyc = 0, t0[RESULT_MAX_THREADS], t1[RESULT_MAX_THREADS];
+    double wall = 0, cpu = 0, all = 0, any = 0;
+    int n = workers < RESULT_MAX_THREADS ? workers : RESULT_MAX_THREADS, k = 0, kv = 0;
+    double *mhz = malloc((size_t)(rounds * workers + 1) * sizeof *mhz);
+    double *vmhz = malloc((size_t)(rounds * workers + 1) * sizeof *vmhz);
+    if (!mhz || !vmhz)
+        abort();
+    for (int i = 0; i < rounds; i++) {
+        if (bad[i])
+            continue;
+        for (int w = 0; w < workers; w++) {
+            const struct stats_sample *x = &s[w][i];
+            ops += x->ops;
+            bytes += x->bytes;
+            cyc += x->cycles;
+            wall += (double)x->wall_ns;
+            cpu += (double)x->cpu_ns;
+            if (stats_sample_mhz(x, 0) > 0)
+                mhz[k++] = stats_sample_mhz(x, 0);
+            if (stats_sample_mhz(x, 1) > 0)
+                vmhz[kv++] = stats_sample_mhz(x, 1);
+            if (w < n) {
+                t0[w] = x->t0;
+                t1[w] = x->t1;
+            }
+        }
+        double a, b;
+        stats_overlap(t0, t1, n, &a, &b);
+        all += a;
+        any += b;
+    }
+    r->ops = ops;
+    r->bytes = bytes;
+    r->seconds = workers ? wall / 1e9 / workers : 0;
+    r->cpu_util = wall > 0 ? cpu / wall : 0;
+    r->cycles_per_byte = bytes && strcmp(cycle_clock, "none") ? (double)cyc / (double)bytes : 0;
+    r->clock_mhz = k ? stats_median(mhz, k) : 0;
+    r->vector_mhz = kv ? stats_median(vmhz, kv) : 0;
+    r->overlap_pct = any > 0 ? 100 * all / any : 0;
+    free(mhz);
+    free(vmhz);
+}
+
+void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
+                     const char *cycle_clock, struct result *r)
+{
+    char *bad = malloc((size_t)(rounds > 0 ? rounds : 1));
+    double *v = malloc((size_t)(rounds > 0 ? rounds : 1) * sizeof *v);
+    if (!bad || !v)
+        abort();
+    r->disturbed = mark_rounds(s, workers, rounds, bad);
+    r->rounds = rounds - r->disturbed;
+    r->samples = r->rounds * workers;
+    double sum = 0, lo = 0, hi = 0, cilo = 0, cihi = 0;
+    for (int w = 0; w < workers; w++) {
+        double f[5];
+        worker_figures(s[w], rounds, bad, v, f);
+        if (w < RESULT_MAX_THREADS)
+            r->thread_mb[w] = f[0];
+        sum += f[0];
+        cilo += f[1];
+        cihi += f[2];
+        lo += f[3];
+        hi += f[4];
+    }
+    /* -t N: the sum of the workers' intervals is wider than the interval of the sum, so a
+     * cell of several workers claims no more precision than it has. */
+    r->mb_per_s = sum;
+    r->mb_min = lo;
+    r->mb_max = hi;
+    r->ci_lo = cilo;
+    r->ci_hi = cihi;
+    r->spread_pct = sum > 0 ? (hi - lo) / (2 * sum) * 100 : 0;
+    r->ci_pct = sum > 0 ? (cihi - cilo) / (2 * sum) * 100 : 0;
+    totals(s, workers, rounds, bad, cycle_clock, r);
+    r->quality = r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
+    free(bad);
+    free(v);
+}
+
+int stats_enough(const struct result *r)
+{
+    return r->rounds >= STATS_MIN_SAMPLES && r->ci_pct <= STATS_ENOUGH_CI_PCT;
+}
+
+int stats_quality(int rounds, int disturbed, double ci_pct)
+{
+    /* Fewer than STATS_MIN_SAMPLES rounds: min..max is no 95 % interval (two samples cover
+     * the median half the time), so nothing supports a claim of quiet. */
+    if (rounds < STATS_MIN_SAMPLES || ci_pct > STATS_NOISY_CI_PCT || disturbed > rounds)
+        return RESULT_NOISY;
+    return RESULT_QUIET;
+}
+
+int stats_tie(const struct result *a, const struct result *b)
+{
+    if (a->ci_hi <= 0 || b->ci_hi <= 0)
+        return 0;
+    return a->ci_lo <= b->ci_hi && b->ci_lo <= a->ci_hi;
+}

@@ -1,0 +1,74 @@
+/* The statistics of a measurement cell: which samples are disturbed, the median and its
+ * confidence interval, when a cell has enough samples, whether two figures tie. Pure
+ * functions of the samples: no clock, no I/O. */
+#ifndef ACCELSCOPE_STATS_H
+#define ACCELSCOPE_STATS_H
+
+#include <stdint.h>
+
+#include "result.h"
+
+/* One worker's one sample, as its `sample` line gave it (see worker.c). */
+struct stats_sample {
+    uint64_t ops, bytes, wall_ns, cpu_ns, cycles;
+    long nivcsw;             /* involuntary context switches during the sample */
+    long steal;              /* steal ticks of its CPU during the sample; -1 unreadable */
+    uint64_t t0, t1;         /* the timed window, CLOCK_MONOTONIC ns */
+    double mhz0, mhz1;       /* dependent-add clock just before / after; 0 = none */
+    double vmhz0, vmhz1;     /* the same with dependent vector adds; 0 = none */
+};
+
+#define STATS_MIN_SAMPLES 5     /* undisturbed rounds before a cell can be enough */
+#define STATS_ENOUGH_CI_PCT 2.0 /* the interval a cell keeps sampling for */
+#define STATS_NOISY_CI_PCT 5.0  /* wider than this at the end: noisy */
+#define STATS_CLOCK_TOL 0.05    /* a clock that moved more than this is disturbed */
+#define STATS_CLOCK_MEDIAN_MIN 3 /* samples before "vs the median clock" applies */
+
+/* Why a sample is disturbed: a mask, 0 = undisturbed. */
+enum {
+    STATS_DESCHEDULED = 1,  /* involuntary context switch */
+    STATS_STOLEN = 2,       /* the hypervisor stole time from its CPU */
+    STATS_CLOCK_MOVED = 4,  /* a probe after differs from before by more than 5 % */
+    STATS_CLOCK_OFF = 8,    /* its clock is more than 5 % off the cell's median clock */
+};
+
+/* The sample's clock, the mean of its two probes (scalar, or vector when vec); 0 = none. */
+double stats_sample_mhz(const struct stats_sample *s, int vec);
+
+/* The disturbance mask of one sample. median_mhz / median_vmhz: the median clocks of the
+ * worker's samples (0: not known yet, the vs-median rule is not applied). */
+unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vmhz);
+
+/* The median of n values (n >= 1; v is not changed). */
+double stats_median(const double *v, int n);
+
+/* The distribution-free 95 % confidence interval of the median by order statistics
+ * (Conover, Practical Nonparametric Statistics, 3rd ed. 1999, sec. 3.2): with the n values
+ * sorted, [x(r), x(n-r+1)] covers the population median with probability
+ * 1 - 2 P(B <= r-1), B ~ Binomial(n, 1/2); r is the largest rank that keeps this >= 95 %.
+ * For n < 6 no rank does (n = 5 gives 93.75 % for min..max): the interval is min..max.
+ * Returns r (1-based; 1 means min..max). */
+int stats_median_ci(const double *v, int n, double *lo, double *hi);
+
+/* Overlap of n windows [t0, t1): the time all ran at once (*all) and the time at least one
+ * ran (*any), in ns. */
+void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, double *any);
+
+/* The figures of a cell from its complete rounds: s[w] holds worker w's samples, rounds of
+ * them each. Fills r's figures (mb_per_s .. thread_mb, rounds .. overlap_pct) and keeps its
+ * status, reasons and names. A round is left out when any of its samples is disturbed. */
+void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
+                     const char *cycle_clock, struct result *r);
+
+/* The scheduler's question after a round: r->rounds >= STATS_MIN_SAMPLES and
+ * r->ci_pct <= STATS_ENOUGH_CI_PCT. */
+int stats_enough(const struct result *r);
+
+/* enum result_quality from undisturbed and disturbed rounds and the interval. */
+int stats_quality(int rounds, int disturbed, double ci_pct);
+
+/* 1 when the 95 % intervals of two figures overlap: neither is faster than the other. 0 when
+ * either has no interval. */
+int stats_tie(const struct result *a, const struct result *b);
+
+#endif
