@@ -1,4 +1,6 @@
-/* The parent side of the worker protocol (the lines are listed in worker.c). */
+/* The parent side of the worker protocol (the lines are listed in worker.c). Each worker
+ * gets a socket as stdin for commands (send() with MSG_NOSIGNAL: a worker that died cannot
+ * kill us with SIGPIPE) and a pipe for its stdout and stderr. */
 #include "engine.h"
 
 #include <errno.h>
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,19 +18,23 @@
 #include "algo.h"
 #include "spawn.h"
 
-#define MAX_SAMPLES 256
+/* Rounds a cell may take: the scheduler's budget ends it long before. */
+#define MAX_ROUNDS 4096
 
 struct worker {
     pid_t pid;
     int fd;             /* read end of the worker's stdout+stderr; -1 once closed */
+    int cmd;            /* our end of its stdin socket; -1 once closed */
     int exited, status; /* waitpid() outcome */
+    int ready;          /* said ready: verified, waiting for commands */
+    int calibrated;
+    int pending;        /* a cal or go sent, its answer not yet in */
     int done;           /* sent "done" */
     int final;          /* sent a line that ends it without figures */
     char line[512];
     size_t used;
-    double mb[MAX_SAMPLES];
-    int nmb;
-    unsigned long long ops, bytes, wall, cpu, cyc;
+    struct stats_sample *s;
+    int ns, cap;
     char last[200];     /* last line that was not protocol (an assertion, ASan...) */
 };
 
@@ -37,7 +44,10 @@ struct engine {
     struct worker *w;
     int n;
     int finished;
-    double last_news;   /* monotonic seconds of the last line from any worker */
+    int stopping;       /* quit sent */
+    int go_after_cal;   /* a calibration round is in flight: `go` follows it */
+    int rounds_sent;
+    double last_news;   /* monotonic seconds of the last line from any worker, or of a go */
 };
 
 static char exe_path[4096] = "/proc/self/exe";
@@ -73,49 +83,81 @@ static void finish(struct engine *e, enum res_status st, const char *fmt, ...)
             kill(e->w[i].pid, SIGKILL);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* Sends a command line to every worker still listening. */
+static void tell_all(struct engine *e, const char *cmd, int pending)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Recomputes the live figures from every sample so far. */
-static void aggregate(struct engine *e)
-{
-    struct result *r = &e->r;
-    double sum = 0, lo = 0, hi = 0, wall = 0, cpu = 0;
-    unsigned long long ops = 0, bytes = 0, cyc = 0;
-    int samples = 0;
+    size_t len = strlen(cmd);
     for (int i = 0; i < e->n; i++) {
         struct worker *w = &e->w[i];
-        if (!w->nmb)
+        if (w->cmd < 0)
             continue;
-        double s[MAX_SAMPLES];
-        memcpy(s, w->mb, (size_t)w->nmb * sizeof *s);
-        qsort(s, (size_t)w->nmb, sizeof *s, cmp_double);
-        double med = w->nmb % 2 ? s[w->nmb / 2] : (s[w->nmb / 2 - 1] + s[w->nmb / 2]) / 2;
-        if (i < RESULT_MAX_THREADS)
-            r->thread_mb[i] = med;
-        sum += med;
-        lo += s[0];
-        hi += s[w->nmb - 1];
-        samples += w->nmb;
-        ops += w->ops;
-        bytes += w->bytes;
-        wall += (double)w->wall;
-        cpu += (double)w->cpu;
-        cyc += w->cyc;
+        /* A worker that died does not read: its exit is found by engine_step. */
+        if (send(w->cmd, cmd, len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)len)
+            w->pending = pending;
     }
-    r->samples = samples;
-    r->ops = ops;
-    r->bytes = bytes;
-    r->mb_per_s = sum;
-    r->mb_min = lo;
-    r->mb_max = hi;
-    r->spread_pct = sum > 0 ? (hi - lo) / (2 * sum) * 100 : 0;
-    r->seconds = e->n ? wall / 1e9 / e->n : 0;
-    r->cpu_util = wall > 0 ? cpu / wall : 0;
-    r->cycles_per_byte = bytes && strcmp(r->cycle_clock, "none") ? (double)cyc / (double)bytes : 0;
+}
+
+/* Recomputes the live figures from every complete round so far. */
+static void aggregate(struct engine *e, int all_if_none)
+{
+    const struct stats_sample *ptr[RESULT_MAX_THREADS];
+    int rounds = MAX_ROUNDS, n = e->n < RESULT_MAX_THREADS ? e->n : RESULT_MAX_THREADS;
+    for (int i = 0; i < n; i++) {
+        ptr[i] = e->w[i].s;
+        rounds = e->w[i].ns < rounds ? e->w[i].ns : rounds;
+    }
+    stats_summarize(ptr, n, n ? rounds : 0, e->r.cycle_clock, all_if_none, &e->r);
+}
+
+static int parse_sample(const char *s, struct stats_sample *x)
+{
+    unsigned long long v[9];
+    int k = sscanf(s, "%llu %llu %llu %llu %llu %ld %ld %llu %llu %lf %lf %lf %lf", &v[0],
+                   &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal, &v[5], &v[6], &x->mhz0,
+                   &x->mhz1, &x->vmhz0, &x->vmhz1);
+    if (k != 13)
+        return -1;
+    x->ops = v[0];
+    x->bytes = v[1];
+    x->wall_ns = v[2];
+    x->cpu_ns = v[3];
+    x->cycles = v[4];
+    x->t0 = v[5];
+    x->t1 = v[6];
+    return 0;
+}
+
+static void on_sample(struct engine *e, struct worker *w, const char *s)
+{
+    struct stats_sample x;
+    w->pending = 0;
+    /* Once finished (failed, cancelled, stopped) a cell's result never changes: a line
+     * still in the pipe of a worker killed with the cell is read and dropped. */
+    if (e->finished || parse_sample(s, &x) || w->ns >= MAX_ROUNDS)
+        return;
+    if (w->ns == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->s = realloc(w->s, (size_t)w->cap * sizeof *w->s);
+        if (!w->s)
+            abort();
+    }
+    w->s[w->ns++] = x;
+    e->r.status = RES_RUNNING;
+    aggregate(e, 0);
+}
+
+static void on_calibrated(struct engine *e, struct worker *w)
+{
+    w->pending = 0;
+    w->calibrated = 1;
+    for (int i = 0; i < e->n; i++)
+        if (!e->w[i].calibrated)
+            return;
+    /* All calibrated: the timed windows start together, as on every later round. */
+    if (e->go_after_cal && !e->finished) {
+        e->go_after_cal = 0;
+        tell_all(e, "go\n", 1);
+    }
 }
 
 static void on_line(struct engine *e, struct worker *w, char *s)
@@ -129,19 +171,12 @@ static void on_line(struct engine *e, struct worker *w, char *s)
         snprintf(e->r.reference, sizeof e->r.reference, "%s", s + 9);
     } else if (!strncmp(s, "clock ", 6)) {
         snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "%s", s + 6);
+    } else if (!strcmp(s, "ready")) {
+        w->ready = 1;
+    } else if (!strncmp(s, "calibrated ", 11)) {
+        on_calibrated(e, w);
     } else if (!strncmp(s, "sample ", 7)) {
-        unsigned long long ops, bytes, wall, cpu, cyc;
-        if (sscanf(s + 7, "%llu %llu %llu %llu %llu", &ops, &bytes, &wall, &cpu, &cyc) != 5)
-            return;
-        if (w->nmb < MAX_SAMPLES && wall)
-            w->mb[w->nmb++] = (double)bytes / ((double)wall / 1e9) / 1e6;
-        w->ops += ops;
-        w->bytes += bytes;
-        w->wall += wall;
-        w->cpu += cpu;
-        w->cyc += cyc;
-        e->r.status = RES_RUNNING;
-        aggregate(e);
+        on_sample(e, w, s + 7);
     } else if (!strcmp(s, "done")) {
         w->done = 1;
     } else if (!strncmp(s, "unavailable ", 12)) {
@@ -207,9 +242,14 @@ static char **worker_env(const char *set)
     return v;
 }
 
-static pid_t spawn(const struct engine_job *j, int idx, int *fd_out, char *why, size_t n)
+static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, char *why, size_t n)
 {
     char bytes[32], dec[4], secs[32], samples[16], cpu[16];
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+        snprintf(why, n, "socketpair: %s", strerror(errno));
+        return -1;
+    }
     snprintf(bytes, sizeof bytes, "%zu", j->bytes);
     snprintf(dec, sizeof dec, "%d", j->decrypt ? 1 : 0);
     snprintf(secs, sizeof secs, "%.6f", j->seconds);
@@ -218,8 +258,13 @@ static pid_t spawn(const struct engine_job *j, int idx, int *fd_out, char *why, 
     char *argv[] = { "accelscope", "__worker", (char *)j->impl->alg, (char *)j->impl->name,
                      bytes, dec, secs, samples, cpu, NULL };
     char **envp = worker_env(j->impl->env);
-    pid_t pid = spawn_piped(exe_path, argv, envp, fd_out, why, n);
+    pid_t pid = spawn_piped_in(exe_path, argv, envp, sv[1], &w->fd, why, n);
     free(envp);
+    close(sv[1]);
+    if (pid < 0)
+        close(sv[0]);
+    else
+        w->cmd = sv[0];
     return pid;
 }
 
@@ -249,8 +294,8 @@ struct engine *engine_start(const struct engine_job *job)
         abort();
     e->r.status = RES_RUNNING;
     for (int i = 0; i < e->job.threads; i++) {
-        e->w[i].fd = -1;
-        e->w[i].pid = spawn(&e->job, i, &e->w[i].fd, why, sizeof why);
+        e->w[i].fd = e->w[i].cmd = -1;
+        e->w[i].pid = spawn(&e->job, i, &e->w[i], why, sizeof why);
         e->n = i + 1;
         if (e->w[i].pid < 0) {
             finish(e, RES_ERROR, "%s", why);
@@ -258,6 +303,57 @@ struct engine *engine_start(const struct engine_job *job)
         }
     }
     return e;
+}
+
+enum engine_state engine_state(const struct engine *e)
+{
+    if (e->finished)
+        return ENGINE_FINISHED;
+    if (e->stopping)
+        return ENGINE_STOPPING;
+    int sampling = e->go_after_cal;
+    for (int i = 0; i < e->n; i++) {
+        if (!e->w[i].ready)
+            return ENGINE_STARTING;
+        sampling |= e->w[i].pending;
+    }
+    return sampling ? ENGINE_SAMPLING : ENGINE_IDLE;
+}
+
+int engine_go(struct engine *e)
+{
+    if (engine_state(e) != ENGINE_IDLE)
+        return -1;
+    /* The time spent idle is no silence: the watchdog counts from here. */
+    e->last_news = mono();
+    e->rounds_sent++;
+    int calibrated = 1;
+    for (int i = 0; i < e->n; i++)
+        calibrated &= e->w[i].calibrated;
+    /* The first round calibrates every worker first, so that the first timed windows too
+     * start together. */
+    e->go_after_cal = !calibrated;
+    tell_all(e, calibrated ? "go\n" : "cal\n", 1);
+    return 0;
+}
+
+void engine_stop(struct engine *e)
+{
+    if (e->finished || e->stopping)
+        return;
+    e->stopping = 1;
+    e->go_after_cal = 0;
+    e->last_news = mono();
+    tell_all(e, "quit\n", 0);
+    /* End of input as well: a worker between two reads sees it even if quit was lost. */
+    for (int i = 0; i < e->n; i++)
+        if (e->w[i].cmd >= 0)
+            shutdown(e->w[i].cmd, SHUT_WR);
+}
+
+int engine_rounds_taken(const struct engine *e)
+{
+    return e->rounds_sent;
 }
 
 int engine_pollfds(const struct engine *e, struct pollfd *fds, int max)
@@ -277,6 +373,13 @@ static double watchdog(const struct engine *e)
     return 10.0 + 4 * e->job.seconds / e->job.samples;
 }
 
+/* The watchdog watches a worker that owes us a line: while it verifies, samples or stops.
+ * A worker waiting for `go` is not hung. */
+static int watched(const struct engine *e)
+{
+    return !e->finished && engine_state(e) != ENGINE_IDLE;
+}
+
 int engine_timeout_ms(const struct engine *e)
 {
     if (e->finished)
@@ -286,6 +389,8 @@ int engine_timeout_ms(const struct engine *e)
     for (int i = 0; i < e->n; i++)
         if (e->w[i].fd < 0 && e->w[i].pid > 0 && !e->w[i].exited)
             return 1;
+    if (!watched(e)) /* idle: nothing is due; the compatibility path goes at once */
+        return e->job.paced ? 1000 : 0;
     double left = e->last_news + watchdog(e) - mono();
     return left <= 0 ? 0 : (int)(left * 1000) + 1;
 }
@@ -305,61 +410,90 @@ static const char *signame(int sig)
     }
 }
 
+/* The cell's end when worker i has exited in a way that spoils it. */
+static void judge_exit(struct engine *e, int i)
+{
+    struct worker *w = &e->w[i];
+    if (WIFSIGNALED(w->status)) {
+        int sig = WTERMSIG(w->status);
+        const char *nm = signame(sig);
+        char sb[16];
+        if (!nm) {
+            snprintf(sb, sizeof sb, "signal %d", sig);
+            nm = sb;
+        }
+        finish(e, RES_CRASHED, "worker %d killed by %s%s%s", i, nm, w->last[0] ? ": " : "",
+               w->last);
+    } else if (!w->done && !w->final) {
+        finish(e, RES_ERROR, "worker %d exited with status %d before finishing%s%s", i,
+               WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
+    } else if (w->done && WEXITSTATUS(w->status) != 0) {
+        /* e.g. a sanitizer report at exit: the figures are not to be trusted */
+        finish(e, RES_ERROR, "worker %d exited with status %d after its samples%s%s", i,
+               WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
+    }
+}
+
+/* Reads worker i, reaps it if it exited; 1 while it is still running. */
+static int step_worker(struct engine *e, int i)
+{
+    struct worker *w = &e->w[i];
+    if (w->fd >= 0)
+        drain(e, w);
+    if (w->pid > 0 && !w->exited && waitpid(w->pid, &w->status, WNOHANG) == w->pid)
+        w->exited = 1;
+    if (w->exited && w->fd >= 0) {
+        drain(e, w); /* the tail of its output */
+        if (w->fd >= 0) {
+            close(w->fd);
+            w->fd = -1;
+        }
+    }
+    if (w->exited && !e->finished)
+        judge_exit(e, i);
+    return w->pid > 0 && !w->exited;
+}
+
+/* Every worker exited cleanly: the figures stand if verified and undisturbed somewhere. */
+static void conclude(struct engine *e)
+{
+    /* Old callers got figures from whatever samples there were: unpaced, a cell measured
+     * only through noise still has a figure, marked noisy. */
+    aggregate(e, !e->job.paced);
+    int done = 1;
+    for (int i = 0; i < e->n; i++)
+        done &= e->w[i].done;
+    if (!e->r.reference[0])
+        finish(e, RES_ERROR, "a worker finished without verifying its output");
+    else if (!done)
+        finish(e, RES_ERROR, "a worker finished without saying done");
+    else if (e->r.rounds < 1 && (e->job.paced || !e->r.samples))
+        finish(e, RES_ERROR, "no undisturbed sample (%d round%s disturbed)", e->r.disturbed,
+               e->r.disturbed == 1 ? "" : "s");
+    else
+        finish(e, RES_OK, NULL);
+}
+
+/* The simple schedule, in IDLE: job->samples undisturbed rounds, retaking disturbed ones up
+ * to ENGINE_COMPAT_ROUNDS times job->samples rounds in all, then stop. */
+static void pace(struct engine *e)
+{
+    if (e->r.rounds < e->job.samples && e->rounds_sent < ENGINE_COMPAT_ROUNDS * e->job.samples)
+        engine_go(e);
+    else
+        engine_stop(e);
+}
+
 int engine_step(struct engine *e)
 {
-    int all_exited = 1;
-    for (int i = 0; i < e->n; i++) {
-        struct worker *w = &e->w[i];
-        if (w->fd >= 0)
-            drain(e, w);
-        if (w->pid > 0 && !w->exited) {
-            pid_t r = waitpid(w->pid, &w->status, WNOHANG);
-            if (r == w->pid)
-                w->exited = 1;
-        }
-        if (w->pid > 0 && !w->exited)
-            all_exited = 0;
-        if (w->exited && w->fd >= 0) {
-            drain(e, w); /* the tail of its output */
-            if (w->fd >= 0) {
-                close(w->fd);
-                w->fd = -1;
-            }
-        }
-        if (w->exited && !e->finished) {
-            if (WIFSIGNALED(w->status)) {
-                int sig = WTERMSIG(w->status);
-                const char *nm = signame(sig);
-                char sb[16];
-                if (!nm) {
-                    snprintf(sb, sizeof sb, "signal %d", sig);
-                    nm = sb;
-                }
-                finish(e, RES_CRASHED, "worker %d killed by %s%s%s", i, nm,
-                       w->last[0] ? ": " : "", w->last);
-            } else if (!w->done && !w->final) {
-                finish(e, RES_ERROR, "worker %d exited with status %d before finishing%s%s", i,
-                       WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
-            } else if (w->done && WEXITSTATUS(w->status) != 0) {
-                /* e.g. a sanitizer report at exit: the figures are not to be trusted */
-                finish(e, RES_ERROR, "worker %d exited with status %d after its samples%s%s", i,
-                       WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
-            }
-        }
-    }
-    if (!e->finished && e->n && all_exited) {
-        aggregate(e);
-        /* A figure needs a verified worker and samples from every worker. */
-        int sampled = 1;
-        for (int i = 0; i < e->n; i++)
-            sampled &= e->w[i].done && e->w[i].nmb > 0;
-        if (!e->r.reference[0] || !sampled)
-            finish(e, RES_ERROR, "a worker finished without %s",
-                   !e->r.reference[0] ? "verifying its output" : "timed samples");
-        else
-            finish(e, RES_OK, NULL);
-    }
-    if (!e->finished && mono() - e->last_news > watchdog(e))
+    int running = 0;
+    for (int i = 0; i < e->n; i++)
+        running |= step_worker(e, i);
+    if (!e->finished && e->n && !running)
+        conclude(e);
+    if (!e->job.paced && engine_state(e) == ENGINE_IDLE)
+        pace(e); /* old callers: the engine paces itself */
+    if (watched(e) && mono() - e->last_news > watchdog(e))
         finish(e, RES_TIMEOUT, "no word from a worker for %.0f s", watchdog(e));
     if (e->finished) {
         /* Reap what finish() killed so no zombie outlives the cell. */
@@ -367,9 +501,15 @@ int engine_step(struct engine *e)
             struct worker *w = &e->w[i];
             if (w->pid > 0 && !w->exited && waitpid(w->pid, &w->status, 0) == w->pid)
                 w->exited = 1;
+            if (w->fd >= 0)
+                drain(e, w); /* what it said before dying is dropped, not lost in a pipe */
             if (w->fd >= 0) {
                 close(w->fd);
                 w->fd = -1;
+            }
+            if (w->cmd >= 0) {
+                close(w->cmd);
+                w->cmd = -1;
             }
         }
     }
@@ -393,6 +533,8 @@ void engine_free(struct engine *e)
         return;
     if (!e->finished)
         engine_cancel(e);
+    for (int i = 0; i < e->n; i++)
+        free(e->w[i].s);
     free(e->w);
     free(e);
 }
@@ -400,13 +542,19 @@ void engine_free(struct engine *e)
 void engine_run(const struct engine_job *job, struct result *out,
                 void (*progress)(const struct result *r, void *arg), void *arg)
 {
-    struct engine *e = engine_start(job);
+    struct engine_job j = *job;
+    j.paced = 1; /* paced here through the API, as a scheduler would */
+    struct engine *e = engine_start(&j);
     struct pollfd fds[RESULT_MAX_THREADS];
     int seen = 0;
     while (!engine_step(e)) {
         if (progress && e->r.samples != seen) {
             seen = e->r.samples;
             progress(&e->r, arg);
+        }
+        if (engine_state(e) == ENGINE_IDLE) {
+            pace(e);
+            continue;
         }
         int n = engine_pollfds(e, fds, RESULT_MAX_THREADS);
         int t = engine_timeout_ms(e);

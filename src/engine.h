@@ -1,6 +1,15 @@
 /* The measurement engine: runs one cell (one implementation, one size) in worker processes
- * and gathers their samples. Non-blocking, so the TUI can poll it beside the keyboard;
- * engine_run() wraps it for headless use. */
+ * and gathers their samples. Non-blocking, so the TUI can poll it beside the keyboard.
+ *
+ * Paced (job->paced = 1), the caller decides when each sample round is taken:
+ *   STARTING --every worker verified--> IDLE --engine_go()--> SAMPLING --every worker's
+ *   sample in--> IDLE ... engine_stop() --> STOPPING --workers said done and exited-->
+ *   FINISHED. Failures, the watchdog and engine_cancel() finish from any state.
+ * A round is one timed sample of every worker, their windows started together (the workers
+ * wait on their stdin for `go`). The figures in the result come from the undisturbed rounds
+ * (src/stats.h); the scheduler asks stats_enough() after each round and retakes the rest.
+ * Not paced (job->paced = 0, as older callers), the engine paces itself the same way as
+ * engine_run(). */
 #ifndef ACCELSCOPE_ENGINE_H
 #define ACCELSCOPE_ENGINE_H
 
@@ -9,6 +18,7 @@
 
 #include "impl.h"
 #include "result.h"
+#include "stats.h"
 
 struct engine_job {
     const struct impl *impl;
@@ -18,10 +28,14 @@ struct engine_job {
     int samples;        /* >= 5 */
     int decrypt;        /* ciphers and AEADs: measure the decrypt direction */
     double watchdog;    /* seconds of silence before a worker counts as hung; 0 = default */
+    int paced;          /* 1: the caller calls engine_go()/engine_stop(); 0: the engine does */
 };
 
 #define ENGINE_DEFAULT_SECONDS 0.3
 #define ENGINE_MIN_SAMPLES 5
+/* Unpaced and engine_run(): rounds in all, in units of job->samples, before giving up on
+ * getting job->samples undisturbed ones. */
+#define ENGINE_COMPAT_ROUNDS 3
 
 struct engine;
 
@@ -32,7 +46,28 @@ void engine_set_exe(const char *path);
  * unavailable implementation, fork failure) is finished at once with its status. */
 struct engine *engine_start(const struct engine_job *job);
 
-/* The descriptors to poll for input, and how long until the next watchdog check. */
+enum engine_state {
+    ENGINE_STARTING, /* workers verifying */
+    ENGINE_IDLE,     /* every worker ready (or done with its last sample), none in flight */
+    ENGINE_SAMPLING, /* a round in flight (the first one calibrates first) */
+    ENGINE_FINISHED, /* the result is final: it never changes again */
+    ENGINE_STOPPING, /* engine_stop() called, waiting for the workers to exit */
+};
+enum engine_state engine_state(const struct engine *e);
+
+/* Only in IDLE: sends `go` to every worker at once (the barrier for -t N); SAMPLING until
+ * each has sent its sample line. 0, or -1 when not IDLE. */
+int engine_go(struct engine *e);
+
+/* Sends `quit`: a round in flight completes, then the cell finishes RES_OK with the rounds it
+ * has, or RES_ERROR "no undisturbed sample" without any (engine_step() returns 1). */
+void engine_stop(struct engine *e);
+
+/* Rounds asked for so far with engine_go(), disturbed or not. */
+int engine_rounds_taken(const struct engine *e);
+
+/* The descriptors to poll for input, and how long until the next watchdog check. The
+ * watchdog runs while STARTING, SAMPLING and STOPPING; in IDLE, paced, nothing is due (1000). */
 int engine_pollfds(const struct engine *e, struct pollfd *fds, int max);
 int engine_timeout_ms(const struct engine *e);
 
@@ -46,7 +81,9 @@ void engine_cancel(struct engine *e);
 const struct result *engine_result(const struct engine *e);
 void engine_free(struct engine *e);
 
-/* Runs a job to the end; progress, if not NULL, sees the live result after each sample. */
+/* Runs a job to the end, paced through engine_go()/engine_stop(): job->samples undisturbed
+ * rounds, retaking disturbed ones up to ENGINE_COMPAT_ROUNDS x job->samples rounds. progress,
+ * if not NULL, sees the live result after each round. */
 void engine_run(const struct engine_job *job, struct result *out,
                 void (*progress)(const struct result *r, void *arg), void *arg);
 

@@ -21,12 +21,14 @@ static int child_dup(int from, int to)
 }
 
 /* Everything between fork and exec: only async-signal-safe calls. */
-static void child(const char *path, char *const argv[], char *const envp[], int w,
+static void child(const char *path, char *const argv[], char *const envp[], int w, int in,
                   pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before the line above: nobody reads us */
         _exit(127);
+    if (in >= 0 && in <= 2) /* the dups below would replace it: move it out of the way */
+        in = fcntl(in, F_DUPFD_CLOEXEC, 3);
     if (w == 0) { /* stdin would replace it below: move it out of the way first */
         w = fcntl(0, F_DUPFD_CLOEXEC, 3);
         if (w < 0)
@@ -34,7 +36,7 @@ static void child(const char *path, char *const argv[], char *const envp[], int 
     }
     if (child_dup(w, 1) || child_dup(w, 2))
         _exit(127);
-    int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int nul = in >= 0 ? in : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (nul >= 0 && child_dup(nul, 0))
         _exit(127);
     if (envp)
@@ -51,6 +53,12 @@ static void child(const char *path, char *const argv[], char *const envp[], int 
 pid_t spawn_piped(const char *path, char *const argv[], char *const envp[], int *fd,
                   char *why, size_t n)
 {
+    return spawn_piped_in(path, argv, envp, -1, fd, why, n);
+}
+
+pid_t spawn_piped_in(const char *path, char *const argv[], char *const envp[], int in, int *fd,
+                     char *why, size_t n)
+{
     int p[2];
     if (pipe2(p, O_CLOEXEC)) {
         snprintf(why, n, "pipe: %s", strerror(errno));
@@ -64,7 +72,7 @@ pid_t spawn_piped(const char *path, char *const argv[], char *const envp[], int 
         return -1;
     }
     if (pid == 0)
-        child(path, argv, envp, p[1], parent);
+        child(path, argv, envp, p[1], in, parent);
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
     *fd = p[0];

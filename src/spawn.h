@@ -13,6 +13,11 @@
 pid_t spawn_piped(const char *path, char *const argv[], char *const envp[], int *fd,
                   char *why, size_t n);
 
+/* The same with the descriptor `in` (close-on-exec here) as the child's stdin instead of
+ * /dev/null: the engine's command socket to a worker. */
+pid_t spawn_piped_in(const char *path, char *const argv[], char *const envp[], int in, int *fd,
+                     char *why, size_t n);
+
 /* First thing in main: opens /dev/null onto whichever of fds 0, 1 and 2 are closed (so no
  * file opened later becomes standard input, output or error by accident), and registers an
  * exit check of standard output: output that cannot be written (a full disk, /dev/full)

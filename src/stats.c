@@ -71,7 +71,8 @@ static int off(double x, double ref)
 unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vmhz)
 {
     unsigned why = 0;
-    if (s->nivcsw > 0)
+    double offcpu = s->wall_ns > s->cpu_ns ? (double)(s->wall_ns - s->cpu_ns) : 0;
+    if (s->nivcsw > 0 && offcpu > STATS_OFFCPU_PCT / 100 * (double)s->wall_ns)
         why |= STATS_DESCHEDULED;
     if (s->steal > 0)
         why |= STATS_STOLEN;
@@ -202,7 +203,7 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
 }
 
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
-                     const char *cycle_clock, struct result *r)
+                     const char *cycle_clock, int all_if_none, struct result *r)
 {
     char *bad = malloc((size_t)(rounds > 0 ? rounds : 1));
     double *v = malloc((size_t)(rounds > 0 ? rounds : 1) * sizeof *v);
@@ -210,7 +211,10 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
         abort();
     r->disturbed = mark_rounds(s, workers, rounds, bad);
     r->rounds = rounds - r->disturbed;
-    r->samples = r->rounds * workers;
+    int fallback = all_if_none && rounds > 0 && r->rounds == 0;
+    if (fallback)
+        memset(bad, 0, (size_t)rounds);
+    r->samples = (fallback ? rounds : r->rounds) * workers;
     double sum = 0, lo = 0, hi = 0, cilo = 0, cihi = 0;
     for (int w = 0; w < workers; w++) {
         double f[5];
@@ -233,7 +237,8 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     r->spread_pct = sum > 0 ? (hi - lo) / (2 * sum) * 100 : 0;
     r->ci_pct = sum > 0 ? (cihi - cilo) / (2 * sum) * 100 : 0;
     totals(s, workers, rounds, bad, cycle_clock, r);
-    r->quality = r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
+    r->quality = fallback ? RESULT_NOISY
+                 : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);
     free(v);
 }

@@ -23,10 +23,15 @@ struct stats_sample {
 #define STATS_NOISY_CI_PCT 5.0  /* wider than this at the end: noisy */
 #define STATS_CLOCK_TOL 0.05    /* a clock that moved more than this is disturbed */
 #define STATS_CLOCK_MEDIAN_MIN 3 /* samples before "vs the median clock" applies */
+/* A descheduled sample is disturbed when it also spent more than this share of its window
+ * off the CPU (wall - CPU time): a kernel thread that preempts for 40 us moves a 40 ms
+ * sample by 0.1 %, and with samples of a second some such switch happens on most of them
+ * even on an idle machine. 0 gives the strict rule: any involuntary switch disturbs. */
+#define STATS_OFFCPU_PCT 0.5
 
 /* Why a sample is disturbed: a mask, 0 = undisturbed. */
 enum {
-    STATS_DESCHEDULED = 1,  /* involuntary context switch */
+    STATS_DESCHEDULED = 1,  /* involuntary context switch costing > STATS_OFFCPU_PCT */
     STATS_STOLEN = 2,       /* the hypervisor stole time from its CPU */
     STATS_CLOCK_MOVED = 4,  /* a probe after differs from before by more than 5 % */
     STATS_CLOCK_OFF = 8,    /* its clock is more than 5 % off the cell's median clock */
@@ -56,9 +61,11 @@ void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, d
 
 /* The figures of a cell from its complete rounds: s[w] holds worker w's samples, rounds of
  * them each. Fills r's figures (mb_per_s .. thread_mb, rounds .. overlap_pct) and keeps its
- * status, reasons and names. A round is left out when any of its samples is disturbed. */
+ * status, reasons and names. A round is left out when any of its samples is disturbed.
+ * With all_if_none, when every round is disturbed the figures come from all of them and the
+ * quality is noisy (r->rounds stays 0): the unpaced engine's fallback, as before. */
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
-                     const char *cycle_clock, struct result *r);
+                     const char *cycle_clock, int all_if_none, struct result *r);
 
 /* The scheduler's question after a round: r->rounds >= STATS_MIN_SAMPLES and
  * r->ci_pct <= STATS_ENOUGH_CI_PCT. */

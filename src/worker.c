@@ -22,7 +22,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
@@ -401,16 +400,17 @@ struct probe {
 };
 
 /* The core clock drops while a worker waits for `go`, and comes back within a millisecond or
- * two of work: probe until two readings in a row agree within 1 % (at most ~2 ms), so the
- * window starts at a steady clock. The last reading. */
+ * so of work: probe for a fixed SETTLE_NS (the same time in every worker, so their windows
+ * still start together), and keep the last reading. */
+#define SETTLE_NS 1000000u
+
 static double settle(void)
 {
-    double prev = 0, m = 0;
-    for (int i = 0; i < 25; i++, prev = m) {
+    uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+    double m;
+    do
         m = clock_probe_mhz();
-        if (prev > 0 && fabs(m - prev) < 0.01 * prev)
-            break;
-    }
+    while (now_ns(CLOCK_MONOTONIC) - t0 < SETTLE_NS && m > 0);
     return m;
 }
 
