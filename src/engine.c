@@ -97,6 +97,21 @@ static void tell_all(struct engine *e, const char *cmd, int pending)
     }
 }
 
+/* The barrier: every worker gets the same start instant, GO_LEAD_NS ahead, which covers
+ * the wake-up of a worker blocked on its stdin and lets its core clock settle (worker.c). */
+#define GO_LEAD_NS 3000000u
+
+static void go_all(struct engine *e)
+{
+    struct timespec ts;
+    char cmd[48];
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long t0 = (unsigned long long)ts.tv_sec * 1000000000u +
+                            (unsigned long long)ts.tv_nsec + GO_LEAD_NS;
+    snprintf(cmd, sizeof cmd, "go %llu\n", t0);
+    tell_all(e, cmd, 1);
+}
+
 /* Recomputes the live figures from every complete round so far. */
 static void aggregate(struct engine *e, int all_if_none)
 {
@@ -156,7 +171,7 @@ static void on_calibrated(struct engine *e, struct worker *w)
     /* All calibrated: the timed windows start together, as on every later round. */
     if (e->go_after_cal && !e->finished) {
         e->go_after_cal = 0;
-        tell_all(e, "go\n", 1);
+        go_all(e);
     }
 }
 
@@ -333,7 +348,10 @@ int engine_go(struct engine *e)
     /* The first round calibrates every worker first, so that the first timed windows too
      * start together. */
     e->go_after_cal = !calibrated;
-    tell_all(e, calibrated ? "go\n" : "cal\n", 1);
+    if (calibrated)
+        go_all(e);
+    else
+        tell_all(e, "cal\n", 1);
     return 0;
 }
 

@@ -47,7 +47,7 @@ struct result {
     double vector_mhz;      /* the same for dependent AVX2 adds; 0 where not measured */
     int quality;            /* enum result_quality */
     double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
-                             * (summed over rounds); 100 for one worker */
+                             * (summed over all rounds taken); 100 for one worker */
 };
 
 enum result_quality {

@@ -120,6 +120,19 @@ static double median_clock(const struct stats_sample *s, int rounds, int vec)
     return m;
 }
 
+/* The windows of round i: the time all workers ran and the time any did. */
+static void round_overlap(const struct stats_sample *const *s, int workers, int i, double *all,
+                          double *any)
+{
+    uint64_t t0[RESULT_MAX_THREADS], t1[RESULT_MAX_THREADS];
+    int n = workers < RESULT_MAX_THREADS ? workers : RESULT_MAX_THREADS;
+    for (int w = 0; w < n; w++) {
+        t0[w] = s[w][i].t0;
+        t1[w] = s[w][i].t1;
+    }
+    stats_overlap(t0, t1, n, all, any);
+}
+
 /* Marks the disturbed rounds in bad[]; returns how many. */
 static int mark_rounds(const struct stats_sample *const *s, int workers, int rounds, char *bad)
 {
@@ -129,6 +142,14 @@ static int mark_rounds(const struct stats_sample *const *s, int workers, int rou
         for (int i = 0; i < rounds; i++)
             if (stats_disturbed(&s[w][i], m, vm))
                 bad[i] = 1;
+    }
+    /* -t N: a round whose workers did not run together (one woke late for its window)
+     * measured something else than N at once. */
+    for (int i = 0; workers > 1 && i < rounds; i++) {
+        double all, any;
+        round_overlap(s, workers, i, &all, &any);
+        if (all < STATS_OVERLAP_MIN_PCT / 100 * any)
+            bad[i] = 1;
     }
     int n = 0;
     for (int i = 0; i < rounds; i++)
@@ -155,13 +176,13 @@ static void worker_figures(const struct stats_sample *s, int rounds, const char 
     free(sorted);
 }
 
-/* Totals over the good samples, the median clocks and the windows' overlap. */
+/* Totals over the good samples and the median clocks. */
 static void totals(const struct stats_sample *const *s, int workers, int rounds,
                    const char *bad, const char *cycle_clock, struct result *r)
 {
-    uint64_t ops = 0, bytes = 0, cyc = 0, t0[RESULT_MAX_THREADS], t1[RESULT_MAX_THREADS];
-    double wall = 0, cpu = 0, all = 0, any = 0;
-    int n = workers < RESULT_MAX_THREADS ? workers : RESULT_MAX_THREADS, k = 0, kv = 0;
+    uint64_t ops = 0, bytes = 0, cyc = 0;
+    double wall = 0, cpu = 0;
+    int k = 0, kv = 0;
     double *mhz = malloc((size_t)(rounds * workers + 1) * sizeof *mhz);
     double *vmhz = malloc((size_t)(rounds * workers + 1) * sizeof *vmhz);
     if (!mhz || !vmhz)
@@ -180,15 +201,7 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
                 mhz[k++] = stats_sample_mhz(x, 0);
             if (stats_sample_mhz(x, 1) > 0)
                 vmhz[kv++] = stats_sample_mhz(x, 1);
-            if (w < n) {
-                t0[w] = x->t0;
-                t1[w] = x->t1;
-            }
         }
-        double a, b;
-        stats_overlap(t0, t1, n, &a, &b);
-        all += a;
-        any += b;
     }
     r->ops = ops;
     r->bytes = bytes;
@@ -197,9 +210,21 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
     r->cycles_per_byte = bytes && strcmp(cycle_clock, "none") ? (double)cyc / (double)bytes : 0;
     r->clock_mhz = k ? stats_median(mhz, k) : 0;
     r->vector_mhz = kv ? stats_median(vmhz, kv) : 0;
-    r->overlap_pct = any > 0 ? 100 * all / any : 0;
     free(mhz);
     free(vmhz);
+}
+
+/* How well the barrier held, over every round taken, disturbed or not. */
+static double overlap_pct(const struct stats_sample *const *s, int workers, int rounds)
+{
+    double all = 0, any = 0;
+    for (int i = 0; i < rounds; i++) {
+        double a, b;
+        round_overlap(s, workers, i, &a, &b);
+        all += a;
+        any += b;
+    }
+    return any > 0 ? 100 * all / any : 0;
 }
 
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
@@ -237,6 +262,7 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     r->spread_pct = sum > 0 ? (hi - lo) / (2 * sum) * 100 : 0;
     r->ci_pct = sum > 0 ? (cihi - cilo) / (2 * sum) * 100 : 0;
     totals(s, workers, rounds, bad, cycle_clock, r);
+    r->overlap_pct = overlap_pct(s, workers, rounds);
     r->quality = fallback ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);

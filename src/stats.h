@@ -28,6 +28,8 @@ struct stats_sample {
  * sample by 0.1 %, and with samples of a second some such switch happens on most of them
  * even on an idle machine. 0 gives the strict rule: any involuntary switch disturbs. */
 #define STATS_OFFCPU_PCT 0.5
+/* -t N: a round whose windows overlapped less than this (% of their union) is disturbed. */
+#define STATS_OVERLAP_MIN_PCT 90.0
 
 /* Why a sample is disturbed: a mask, 0 = undisturbed. */
 enum {
@@ -36,6 +38,8 @@ enum {
     STATS_CLOCK_MOVED = 4,  /* a probe after differs from before by more than 5 % */
     STATS_CLOCK_OFF = 8,    /* its clock is more than 5 % off the cell's median clock */
 };
+/* A round is disturbed when any of its samples is, or (-t N) when its workers' windows
+ * overlapped less than STATS_OVERLAP_MIN_PCT. */
 
 /* The sample's clock, the mean of its two probes (scalar, or vector when vec); 0 = none. */
 double stats_sample_mhz(const struct stats_sample *s, int vec);
@@ -61,7 +65,8 @@ void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, d
 
 /* The figures of a cell from its complete rounds: s[w] holds worker w's samples, rounds of
  * them each. Fills r's figures (mb_per_s .. thread_mb, rounds .. overlap_pct) and keeps its
- * status, reasons and names. A round is left out when any of its samples is disturbed.
+ * status, reasons and names. A round is left out when disturbed (above). overlap_pct is
+ * over every round, disturbed or not: how well the barrier held.
  * With all_if_none, when every round is disturbed the figures come from all of them and the
  * quality is noisy (r->rounds stays 0): the unpaced engine's fallback, as before. */
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,

@@ -7,9 +7,10 @@
  *   clock <pmu|pmu-user|tsc|none>
  *   ready                      then it reads commands, one a line, on stdin:
  *     cal  -> calibrated <ops>  ops per sample for SECONDS/SAMPLES each (untimed)
- *     go   -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
+ *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vmhz_before> <vmhz_after>
- *             (calibrating first if no cal came)
+ *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
+ *             when given, the engine's barrier for -t N, after a short settle otherwise)
  *     quit or end of input -> done, exit 0
  * or, instead of a figure: unavailable|wrong|error <reason>.
  * In a sample line: nivcsw = involuntary context switches during it (getrusage); steal =
@@ -399,32 +400,36 @@ struct probe {
     double mhz, vmhz;
 };
 
-/* The core clock drops while a worker waits for `go`, and comes back within a millisecond or
- * so of work: probe for a fixed SETTLE_NS (the same time in every worker, so their windows
- * still start together), and keep the last reading. */
-#define SETTLE_NS 1000000u
-
-static double settle(void)
-{
-    uint64_t t0 = now_ns(CLOCK_MONOTONIC);
-    double m;
-    do
-        m = clock_probe_mhz();
-    while (now_ns(CLOCK_MONOTONIC) - t0 < SETTLE_NS && m > 0);
-    return m;
-}
-
+/* The counters around a sample, and the vector probe; the scalar probe is separate. */
 static void probe_take(const struct timed *tm, struct probe *p, int clocks_first)
 {
     struct rusage u;
     if (!clocks_first)
-        p->mhz = settle(), p->vmhz = clock_probe_vector_mhz();
+        p->vmhz = clock_probe_vector_mhz();
     p->cpu = sched_getcpu();
     steal_read(tm->stat_fd, p->cpu, &p->steal_mine, &p->steal_all);
     getrusage(RUSAGE_SELF, &u);
     p->nivcsw = u.ru_nivcsw;
     if (clocks_first)
         p->mhz = clock_probe_mhz(), p->vmhz = clock_probe_vector_mhz();
+}
+
+/* The core clock drops while a worker waits for `go` and comes back within a millisecond or
+ * so of work: probe until the window's start (`go <t0>`: a CLOCK_MONOTONIC instant the
+ * engine chose for every worker of the cell, so a late wake-up of one does not shift its
+ * window) or for SETTLE_NS without one. The last reading is the clock just before. */
+#define SETTLE_NS 1000000u
+
+static double settle(uint64_t start)
+{
+    uint64_t until = start ? start : now_ns(CLOCK_MONOTONIC) + SETTLE_NS;
+    double m;
+    do
+        m = clock_probe_mhz();
+    while (now_ns(CLOCK_MONOTONIC) < until && m > 0);
+    while (now_ns(CLOCK_MONOTONIC) < until) /* no probe here: wait by the clock alone */
+        ;
+    return m;
 }
 
 /* Steal during the sample: its CPU's when it stayed on one, else every CPU's (an unpinned
@@ -438,14 +443,15 @@ static long steal_delta(const struct probe *a, const struct probe *b)
     return -1;
 }
 
-/* One timed sample and its `sample` line; -1 when an operation failed. The probes bracket
- * the window: the counters are read outside the clock probes, so a switch during a probe
- * counts too. */
-static int take_sample(struct timed *tm)
+/* One timed sample and its `sample` line, its window starting at `start` (0: now, after a
+ * short settle); -1 when an operation failed. The counters are read outside the clock
+ * probes, so a switch during a probe counts too. */
+static int take_sample(struct timed *tm, uint64_t start)
 {
     struct probe p0, p1;
     int failed = 0;
     probe_take(tm, &p0, 0);
+    p0.mhz = settle(start);
     uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t y0 = cycles_read(&tm->cyc);
     for (uint64_t i = 0; i < tm->ops && !failed; i++)
@@ -477,23 +483,26 @@ static int timed_calibrate(struct timed *tm)
     return failed ? -1 : 0;
 }
 
-/* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <ops>`), `go`
- * takes one sample (calibrating first if not yet), `quit` or end of input ends. -1 when an
- * operation failed, -2 after saying what else went wrong. */
+/* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <ops>`), `go` or
+ * `go <t0_ns>` takes one sample (calibrating first if not yet), `quit` or end of input
+ * ends. -1 when an operation failed, -2 after saying what else went wrong. */
 static int serve(struct timed *tm)
 {
     char cmd[64];
     say("ready");
     while (fgets(cmd, sizeof cmd, stdin)) {
+        unsigned long long start = 0;
+        char extra;
         cmd[strcspn(cmd, "\n")] = 0;
         if (!strcmp(cmd, "quit"))
             break;
         int cal = !strcmp(cmd, "cal");
-        if (!cal && strcmp(cmd, "go")) {
-            say("error worker: unknown command '%.40s' (accepted: cal, go, quit)", cmd);
+        if (!cal && strcmp(cmd, "go") && sscanf(cmd, "go %llu %c", &start, &extra) != 1) {
+            say("error worker: unknown command '%.40s' (accepted: cal, go, go <t0_ns>, quit)",
+                cmd);
             return -2;
         }
-        if (timed_calibrate(tm) || (!cal && take_sample(tm)))
+        if (timed_calibrate(tm) || (!cal && take_sample(tm, start)))
             return -1;
         if (cal)
             say("calibrated %llu", (unsigned long long)tm->ops);
@@ -507,7 +516,7 @@ static int stream(struct timed *tm, int samples)
     if (timed_calibrate(tm))
         return -1;
     for (int s = 0; s < samples; s++)
-        if (take_sample(tm))
+        if (take_sample(tm, 0))
             return -1;
     return 0;
 }

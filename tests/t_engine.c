@@ -278,25 +278,29 @@ static void test_disturbed_round(void)
     engine_free(e);
 }
 
-/* -t 2: the workers' windows start together. Judged on undisturbed rounds only: a worker
- * descheduled mid-window stretches its window whatever the barrier did. */
+/* -t 2: the workers' windows start together (the engine gives them one start instant).
+ * overlap_pct covers every round; a worker that wakes late on a loaded CPU shifts its
+ * window, so the check runs only when the load average leaves a CPU to each worker. */
 static void test_overlap(void)
 {
-    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    double load[1] = { 0 };
+    if (cpus < 2) {
         UNAVAILABLE("-t 2 overlap", "one CPU online");
         return;
     }
     struct engine *e = start_paced("aes-128-ctr", "openssl", 1024, 2, 0.05, 0);
-    int got = take_rounds(e, 3, 20) || engine_result(e)->rounds >= 1;
+    take_rounds(e, 5, 10);
     const struct result *r = engine_result(e);
-    printf("-t 2 overlap: %.1f %% over %d undisturbed rounds (+%d disturbed)\n",
-           r->overlap_pct, r->rounds, r->disturbed);
-    if (got)
+    getloadavg(load, 1);
+    printf("-t 2 overlap: %.1f %% over %d rounds (%d disturbed), load average %.2f\n",
+           r->overlap_pct, r->rounds + r->disturbed, r->disturbed, load[0]);
+    if (load[0] < cpus)
         CHECK(r->overlap_pct > 50, "-t 2: the windows overlap (%.1f %% of their union; ~99 "
               "on an idle 2-CPU machine, asserted > 50 for loaded CI machines)",
               r->overlap_pct);
     else
-        UNAVAILABLE("-t 2 overlap", "20 rounds all disturbed: machine too busy");
+        UNAVAILABLE("-t 2 overlap check", "load average leaves no CPU to each worker");
     engine_free(e);
 }
 
