@@ -493,10 +493,10 @@ static void conclude(struct engine *e)
 }
 
 /* The simple schedule, in IDLE: job->samples undisturbed rounds, retaking disturbed ones up
- * to ENGINE_COMPAT_ROUNDS times job->samples rounds in all, then stop. */
-static void pace(struct engine *e)
+ * to `most` rounds in all, then stop. */
+static void pace(struct engine *e, int most)
 {
-    if (e->r.rounds < e->job.samples && e->rounds_sent < ENGINE_COMPAT_ROUNDS * e->job.samples)
+    if (e->r.rounds < e->job.samples && e->rounds_sent < most)
         engine_go(e);
     else
         engine_stop(e);
@@ -510,7 +510,7 @@ int engine_step(struct engine *e)
     if (!e->finished && e->n && !running)
         conclude(e);
     if (!e->job.paced && engine_state(e) == ENGINE_IDLE)
-        pace(e); /* old callers: the engine paces itself */
+        pace(e, e->job.samples); /* old callers: job->samples rounds in --time, as before */
     if (watched(e) && mono() - e->last_news > watchdog(e))
         finish(e, RES_TIMEOUT, "no word from a worker for %.0f s", watchdog(e));
     if (e->finished) {
@@ -571,7 +571,7 @@ void engine_run(const struct engine_job *job, struct result *out,
             progress(&e->r, arg);
         }
         if (engine_state(e) == ENGINE_IDLE) {
-            pace(e);
+            pace(e, ENGINE_RUN_ROUNDS * e->job.samples);
             continue;
         }
         int n = engine_pollfds(e, fds, RESULT_MAX_THREADS);

@@ -8,8 +8,8 @@
  * A round is one timed sample of every worker, their windows started together (the workers
  * wait on their stdin for `go`). The figures in the result come from the undisturbed rounds
  * (src/stats.h); the scheduler asks stats_enough() after each round and retakes the rest.
- * Not paced (job->paced = 0, as older callers), the engine paces itself the same way as
- * engine_run(). */
+ * Not paced (job->paced = 0, as older callers), the engine takes job->samples rounds itself,
+ * within --time as before, and gives a figure (noisy) even when every round was disturbed. */
 #ifndef ACCELSCOPE_ENGINE_H
 #define ACCELSCOPE_ENGINE_H
 
@@ -33,9 +33,9 @@ struct engine_job {
 
 #define ENGINE_DEFAULT_SECONDS 0.3
 #define ENGINE_MIN_SAMPLES 5
-/* Unpaced and engine_run(): rounds in all, in units of job->samples, before giving up on
- * getting job->samples undisturbed ones. */
-#define ENGINE_COMPAT_ROUNDS 3
+/* engine_run(): rounds in all, in units of job->samples, before giving up on getting
+ * job->samples undisturbed ones. */
+#define ENGINE_RUN_ROUNDS 3
 
 struct engine;
 
@@ -82,7 +82,7 @@ const struct result *engine_result(const struct engine *e);
 void engine_free(struct engine *e);
 
 /* Runs a job to the end, paced through engine_go()/engine_stop(): job->samples undisturbed
- * rounds, retaking disturbed ones up to ENGINE_COMPAT_ROUNDS x job->samples rounds. progress,
+ * rounds, retaking disturbed ones up to ENGINE_RUN_ROUNDS x job->samples rounds. progress,
  * if not NULL, sees the live result after each round. */
 void engine_run(const struct engine_job *job, struct result *out,
                 void (*progress)(const struct result *r, void *arg), void *arg);

@@ -28,7 +28,7 @@ struct result {
     int samples_wanted;     /* per worker */
     uint64_t ops;           /* timed operations, all workers */
     uint64_t bytes;         /* timed bytes, all workers */
-    double seconds;         /* timed wall seconds, mean per worker */
+    double seconds;         /* timed wall seconds, mean per worker, disturbed rounds too */
     double mb_per_s;        /* sum over workers of each worker's median sample, 10^6 B/s */
     double mb_min, mb_max;  /* sums of the workers' slowest / fastest samples */
     double spread_pct;      /* (max - min) / (2 x median) x 100: the samples' +- half-range */

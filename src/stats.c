@@ -176,6 +176,16 @@ static void worker_figures(const struct stats_sample *s, int rounds, const char 
     free(sorted);
 }
 
+/* The wall time of every round taken, good or not: the time the cell spent measuring. */
+static double all_wall(const struct stats_sample *const *s, int workers, int rounds)
+{
+    double wall = 0;
+    for (int w = 0; w < workers; w++)
+        for (int i = 0; i < rounds; i++)
+            wall += (double)s[w][i].wall_ns;
+    return wall;
+}
+
 /* Totals over the good samples and the median clocks. */
 static void totals(const struct stats_sample *const *s, int workers, int rounds,
                    const char *bad, const char *cycle_clock, struct result *r)
@@ -205,7 +215,7 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
     }
     r->ops = ops;
     r->bytes = bytes;
-    r->seconds = workers ? wall / 1e9 / workers : 0;
+    r->seconds = workers ? all_wall(s, workers, rounds) / 1e9 / workers : 0;
     r->cpu_util = wall > 0 ? cpu / wall : 0;
     r->cycles_per_byte = bytes && strcmp(cycle_clock, "none") ? (double)cyc / (double)bytes : 0;
     r->clock_mhz = k ? stats_median(mhz, k) : 0;

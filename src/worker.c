@@ -6,7 +6,8 @@
  *   verified <reference>
  *   clock <pmu|pmu-user|tsc|none>
  *   ready                      then it reads commands, one a line, on stdin:
- *     cal  -> calibrated <ops>  ops per sample for SECONDS/SAMPLES each (untimed)
+ *     cal  -> calibrated <batch>  ops between clock reads, a fiftieth of a sample of
+ *             SECONDS/SAMPLES (untimed)
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vmhz_before> <vmhz_after>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
@@ -42,6 +43,7 @@
 #include "cycles.h"
 #include "kat.h"
 #include "registry.h"
+#include "select.h"
 
 static uint64_t now_ns(clockid_t id)
 {
@@ -275,7 +277,9 @@ static void pin(int cpu)
         }
     }
 }
-/* The ops a sample needs to last about `target` ns, from a short warm-up. */
+/* The ops one batch needs to last about a fiftieth of a sample, from a short warm-up: the
+ * timed loop reads the clock after each batch, so a sample ends within about 2% of its target
+ * even when the machine's speed changes between the warm-up and the samples. */
 static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const uint8_t *in,
                           size_t len, uint64_t target, int *failed)
 {
@@ -287,10 +291,69 @@ static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const 
         }
         ops++;
         t = now_ns(CLOCK_MONOTONIC) - t0;
-    } while (t < 20000000u && t < target);
+    } while (t < 20000000u && t < target / 50);
     uint64_t per = t / ops ? t / ops : 1;
-    uint64_t want = target / per;
+    uint64_t want = target / 50 / per;
     return want ? want : 1;
+}
+
+struct job {
+    const struct algo *a;
+    const struct impl *im;
+    size_t len;
+    int decrypt, samples, cpu;
+    double seconds;
+};
+
+#define MAX_SAMPLES 256 /* the split of SECONDS: a sample lasts SECONDS/SAMPLES */
+
+/* A whole decimal integer in [lo, hi], or -1. */
+static int int_arg(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU, validated as strictly as `run`
+ * validates what it passes: the engine is not the only possible caller. 0, or -1 and why. */
+static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
+{
+    char sz[200];
+    long dec, samples, cpu;
+    cpu_set_t all;
+    if (argc != 8)
+        return snprintf(why, n, "bad arguments; accepted: __worker ALG IMPL BYTES DECRYPT "
+                        "SECONDS SAMPLES CPU"), -1;
+    if (!(j->a = algo_find(argv[1])))
+        return snprintf(why, n, "unknown algorithm '%s'", argv[1]), -1;
+    if (!(j->im = registry_find(argv[1], argv[2])))
+        return snprintf(why, n, "no implementation %s of %s", argv[2], argv[1]), -1;
+    if (select_parse_size(argv[3], &j->len, sz, sizeof sz) ||
+        algo_check_size(j->a, j->len, sz, sizeof sz))
+        return snprintf(why, n, "%s", sz), -1;
+    if (int_arg(argv[4], 0, 1, &dec))
+        return snprintf(why, n, "bad direction '%s'; accepted: 0 (encrypt), 1 (decrypt)",
+                        argv[4]), -1;
+    char *end;
+    j->seconds = strtod(argv[5], &end);
+    if (!*argv[5] || *end || !(j->seconds >= SELECT_MIN_TIME && j->seconds <= SELECT_MAX_TIME))
+        return snprintf(why, n, "bad seconds '%s'; accepted: %g to %g", argv[5],
+                        SELECT_MIN_TIME, SELECT_MAX_TIME), -1;
+    if (int_arg(argv[6], 1, MAX_SAMPLES, &samples))
+        return snprintf(why, n, "bad samples '%s'; accepted: 1 to %d", argv[6], MAX_SAMPLES), -1;
+    int usable = sched_getaffinity(0, sizeof all, &all) ? CPU_SETSIZE : CPU_COUNT(&all);
+    if (int_arg(argv[7], -1, usable - 1, &cpu))
+        return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or 0 to %d (the CPUs this "
+                        "process may use)", argv[7], usable - 1), -1;
+    j->decrypt = (int)dec;
+    j->samples = (int)samples;
+    j->cpu = (int)cpu;
+    return 0;
 }
 
 /* Everything a timed sample needs, set up once after verification. */
@@ -300,7 +363,7 @@ struct timed {
     uint8_t *in, *out, *dst;
     size_t len;
     uint64_t target;  /* ns per sample */
-    uint64_t ops;     /* per sample; 0 until calibrated */
+    uint64_t batch;   /* ops between two clock reads; 0 until calibrated */
     struct cycles cyc;
     int stat_fd;      /* /proc/stat, for steal time; -1 where unreadable */
     int taken;        /* samples so far */
@@ -308,9 +371,11 @@ struct timed {
 };
 
 /* The buffers and the implementation's context; 0, or -1 after saying why. */
-static int timed_open(struct timed *tm, const struct algo *a, const struct impl *im,
-                      size_t len, int decrypt)
+static int timed_open(struct timed *tm, const struct job *j)
 {
+    const struct algo *a = j->a;
+    const struct impl *im = j->im;
+    size_t len = j->len;
     char why[200];
     size_t cap = (len + ALGO_MAX_OUT_EXTRA + 63) / 64 * 64;
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
@@ -325,7 +390,7 @@ static int timed_open(struct timed *tm, const struct algo *a, const struct impl 
     fill(iv, sizeof iv, 12);
     fill(tm->in, cap, 13);
     /* For decryption, real ciphertext so AEAD tags verify. */
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = j->decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
     if (dec) {
         const struct impl *r = registry_reference(im);
         r = r ? r : im;
@@ -350,6 +415,7 @@ static int timed_open(struct timed *tm, const struct algo *a, const struct impl 
      * libcrypto paths differ in speed between in-place and separate buffers). Decryption
      * keeps the ciphertext intact so every AEAD op opens a message whose tag verifies. */
     tm->dst = dec ? tm->out : tm->in;
+    tm->target = (uint64_t)(j->seconds / j->samples * 1e9);
     cycles_open(&tm->cyc);
     tm->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
     const char *f = getenv("ACCELSCOPE_TEST_FAULTS"), *d = getenv("ACCELSCOPE_TEST_DISTURB");
@@ -452,10 +518,16 @@ static int take_sample(struct timed *tm, uint64_t start)
     int failed = 0;
     probe_take(tm, &p0, 0);
     p0.mhz = settle(start);
-    uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
-    uint64_t y0 = cycles_read(&tm->cyc);
-    for (uint64_t i = 0; i < tm->ops && !failed; i++)
-        failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
+    uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+    uint64_t y0 = cycles_read(&tm->cyc), w1;
+    /* Batches until the sample's share of the time has passed: the timed seconds come out
+     * as asked, and the windows of -t N workers, started together, end together. */
+    do {
+        for (uint64_t i = 0; i < tm->batch && !failed; i++)
+            failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
+        ops += tm->batch;
+        w1 = now_ns(CLOCK_MONOTONIC);
+    } while (!failed && w1 - w0 < tm->target);
     int inject = tm->taken++ == tm->inject;
     if (inject) { /* test only: a sample stretched tenfold that must not reach the figures */
         struct timespec nap = { (time_t)(tm->target * 10 / 1000000000u),
@@ -463,12 +535,13 @@ static int take_sample(struct timed *tm, uint64_t start)
         nanosleep(&nap, NULL);
     }
     uint64_t y1 = cycles_read(&tm->cyc);
-    uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), w1 = now_ns(CLOCK_MONOTONIC);
+    uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+    w1 = inject ? now_ns(CLOCK_MONOTONIC) : w1;
     probe_take(tm, &p1, 1);
     if (failed)
         return -1;
     say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f",
-        (unsigned long long)tm->ops, (unsigned long long)(tm->ops * tm->len),
+        (unsigned long long)ops, (unsigned long long)(ops * tm->len),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
         (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vmhz, p1.vmhz);
@@ -478,12 +551,12 @@ static int take_sample(struct timed *tm, uint64_t start)
 static int timed_calibrate(struct timed *tm)
 {
     int failed = 0;
-    if (!tm->ops)
-        tm->ops = calibrate(tm->im, tm->t.ctx, tm->dst, tm->in, tm->len, tm->target, &failed);
+    if (!tm->batch)
+        tm->batch = calibrate(tm->im, tm->t.ctx, tm->dst, tm->in, tm->len, tm->target, &failed);
     return failed ? -1 : 0;
 }
 
-/* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <ops>`), `go` or
+/* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <batch>`), `go` or
  * `go <t0_ns>` takes one sample (calibrating first if not yet), `quit` or end of input
  * ends. -1 when an operation failed, -2 after saying what else went wrong. */
 static int serve(struct timed *tm)
@@ -505,7 +578,7 @@ static int serve(struct timed *tm)
         if (timed_calibrate(tm) || (!cal && take_sample(tm, start)))
             return -1;
         if (cal)
-            say("calibrated %llu", (unsigned long long)tm->ops);
+            say("calibrated %llu", (unsigned long long)tm->batch);
     }
     return 0;
 }
@@ -529,53 +602,38 @@ static int paced_by_engine(void)
 
 int worker_main(int argc, char **argv)
 {
-    /* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU */
-    if (argc != 8) {
-        say("error worker: bad arguments");
+    char why[300], ref[64];
+    struct job j;
+    if (parse_args(argc, argv, &j, why, sizeof why)) {
+        say("error worker: %s", why);
         return 2;
     }
-    const char *alg = argv[1], *name = argv[2];
-    size_t len = strtoull(argv[3], NULL, 10);
-    int decrypt = atoi(argv[4]);
-    double seconds = atof(argv[5]);
-    int samples = atoi(argv[6]);
-    char why[200], ref[64];
-
     /* A worker must not outlive the program that reads it (killed TUI, SIGKILL'd run). */
     pid_t parent = getppid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         return 1;
-    pin(atoi(argv[7]));
+    pin(j.cpu);
     say("hello %d %s", (int)getpid(), OpenSSL_version(OPENSSL_CPU_INFO));
-    const struct algo *a = algo_find(alg);
-    const struct impl *im = registry_find(alg, name);
-    if (!a || !im) {
-        say("error no implementation %s of %s", name, alg);
-        return 1;
-    }
-    if (!im->available(im, why, sizeof why)) {
+    if (!j.im->available(j.im, why, sizeof why)) {
         say("unavailable %s", why);
         return 0;
     }
-    int v = verify(a, im, len, decrypt, ref, sizeof ref, why, sizeof why);
+    int v = verify(j.a, j.im, j.len, j.decrypt, ref, sizeof ref, why, sizeof why);
     if (v) {
         say("%s %s", v == -1 ? "wrong" : "error", why);
         return 0;
     }
     say("verified %s", ref);
-
     struct timed tm;
-    if (timed_open(&tm, a, im, len, decrypt))
+    if (timed_open(&tm, &j))
         return 0;
-    tm.target = (uint64_t)(seconds / samples * 1e9);
     say("clock %s", tm.cyc.name);
-    int rc = paced_by_engine() ? serve(&tm) : stream(&tm, samples);
+    int rc = paced_by_engine() ? serve(&tm) : stream(&tm, j.samples);
     timed_close(&tm);
     if (rc == -1)
         say("error operation failed while timing");
-    if (rc)
-        return 0;
-    say("done");
+    else if (!rc)
+        say("done");
     return 0;
 }
