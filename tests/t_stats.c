@@ -1,0 +1,230 @@
+/* The statistics of a cell (src/stats.c) on made-up samples: each rule with data that makes
+ * it fire and data that does not. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "stats.h"
+
+static int near(double a, double b)
+{
+    return fabs(a - b) < 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+static void test_median(void)
+{
+    double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+    CHECK(stats_median(odd, 3) == 3, "median of 3 values");
+    CHECK(stats_median(even, 4) == 2.5, "median of 4 values: mean of the middle two");
+    CHECK(stats_median(one, 1) == 7, "median of one value");
+    CHECK(odd[0] == 5 && even[0] == 4, "the input is not reordered");
+}
+
+/* The ranks against the published table (Conover 1999, table A3 / the binomial ranks):
+ * n = 6..8 -> x(1)..x(n); n = 9 -> x(2)..x(8); n = 20 -> x(6)..x(15); n = 5 -> min..max. */
+static void test_median_ci(void)
+{
+    double v[40], lo, hi;
+    for (int i = 0; i < 40; i++)
+        v[i] = 40 - i; /* reversed: the function sorts */
+    static const struct { int n, r; } ranks[] = {
+        { 1, 1 }, { 5, 1 }, { 6, 1 }, { 8, 1 }, { 9, 2 }, { 11, 2 }, { 12, 3 }, { 20, 6 },
+        { 40, 14 },
+    };
+    for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; k++) {
+        int n = ranks[k].n, r = stats_median_ci(v + 40 - n, n, &lo, &hi);
+        /* v + 40 - n holds n, n-1, ..., 1: x(i) = i */
+        CHECK(r == ranks[k].r && lo == r && hi == n - r + 1,
+              "n = %d: interval x(%d)..x(%d), got rank %d: %g..%g", n, ranks[k].r,
+              n - ranks[k].r + 1, r, lo, hi);
+    }
+    double tight[] = { 100, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9 };
+    stats_median_ci(tight, 7, &lo, &hi);
+    CHECK(lo == 99.5 && hi == 100.5, "n = 7 tight: min..max (%g..%g)", lo, hi);
+}
+
+static struct stats_sample quiet(void)
+{
+    return (struct stats_sample){ .ops = 100, .bytes = 100000000, .wall_ns = 100000000,
+                                  .cpu_ns = 100000000, .nivcsw = 0, .steal = 0,
+                                  .t0 = 1000, .t1 = 100001000, .mhz0 = 3000, .mhz1 = 3000,
+                                  .vmhz0 = 3000, .vmhz1 = 3000 };
+}
+
+static void test_disturbed(void)
+{
+    struct stats_sample s = quiet();
+    CHECK(stats_disturbed(&s, 3000, 3000) == 0, "quiet sample: undisturbed");
+    s.nivcsw = 1;
+    s.cpu_ns = s.wall_ns - s.wall_ns / 1000; /* 0.1 % off the CPU */
+    CHECK(stats_disturbed(&s, 0, 0) == 0, "a switch that cost 0.1 %% of the window: undisturbed");
+    s.cpu_ns = s.wall_ns - s.wall_ns / 100; /* 1 % */
+    CHECK(stats_disturbed(&s, 0, 0) == STATS_DESCHEDULED, "descheduled for 1 %%: disturbed");
+    s.nivcsw = 0;
+    CHECK(stats_disturbed(&s, 0, 0) == 0, "off the CPU without an involuntary switch (a "
+          "sleeping driver): not descheduled");
+    s = quiet();
+    s.steal = -1;
+    CHECK(stats_disturbed(&s, 0, 0) == 0, "steal unreadable: undisturbed");
+    s.steal = 1;
+    CHECK(stats_disturbed(&s, 0, 0) == STATS_STOLEN, "one steal tick: disturbed");
+    s = quiet();
+    s.mhz1 = 3000 * 1.049;
+    CHECK(stats_disturbed(&s, 0, 0) == 0, "clock moved 4.9 %%: undisturbed");
+    s.mhz1 = 3000 * 1.051;
+    CHECK(stats_disturbed(&s, 0, 0) == STATS_CLOCK_MOVED, "clock moved 5.1 %% up: disturbed");
+    s.mhz1 = 3000 / 1.051;
+    CHECK(stats_disturbed(&s, 0, 0) == STATS_CLOCK_MOVED, "clock moved 5.1 %% down: disturbed");
+    s = quiet();
+    s.vmhz0 = 2800;
+    CHECK(stats_disturbed(&s, 0, 0) == STATS_CLOCK_MOVED, "vector clock moved 7 %%: disturbed");
+    s.vmhz0 = s.vmhz1 = 0;
+    CHECK(stats_disturbed(&s, 0, 0) == 0, "no vector probe: no vector rule");
+    s = quiet();
+    CHECK(stats_disturbed(&s, 3000 * 1.04, 0) == 0, "4 %% off the median clock: undisturbed");
+    CHECK(stats_disturbed(&s, 3000 * 1.06, 0) == STATS_CLOCK_OFF,
+          "6 %% off the median clock: disturbed");
+    CHECK(stats_disturbed(&s, 0, 3000 * 1.06) == STATS_CLOCK_OFF,
+          "6 %% off the median vector clock: disturbed");
+}
+
+static void test_overlap(void)
+{
+    uint64_t a0[] = { 0, 0 }, a1[] = { 100, 100 }, b0[] = { 0, 50 }, b1[] = { 100, 150 };
+    uint64_t c0[] = { 0, 200 }, c1[] = { 100, 300 };
+    double all, any;
+    stats_overlap(a0, a1, 2, &all, &any);
+    CHECK(all == 100 && any == 100, "same windows: all of the union");
+    stats_overlap(b0, b1, 2, &all, &any);
+    CHECK(all == 50 && any == 150, "half-shifted: 50 of 150 (%g of %g)", all, any);
+    stats_overlap(c0, c1, 2, &all, &any);
+    CHECK(all == 0 && any == 300, "apart: none together (%g of %g)", all, any);
+}
+
+/* A cell: one worker, values in MB/s, with round 2 disturbed and wild. */
+static void one_worker(const double *mb, int n, struct stats_sample *s)
+{
+    for (int i = 0; i < n; i++) {
+        s[i] = quiet();
+        s[i].wall_ns = (uint64_t)(s[i].bytes / mb[i] * 1e3); /* bytes / (MB/s) -> ns */
+        s[i].cpu_ns = s[i].wall_ns;
+        s[i].t0 = (uint64_t)i * 1000000000u;
+        s[i].t1 = s[i].t0 + s[i].wall_ns;
+    }
+}
+
+static void test_summarize(void)
+{
+    double mb[] = { 1000, 1002, 100, 998, 1001, 999, 1000 };
+    struct stats_sample s[7];
+    const struct stats_sample *ptr[1] = { s };
+    struct result r = { 0 };
+    one_worker(mb, 7, s);
+    s[2].nivcsw = 3;
+    s[2].cpu_ns = s[2].wall_ns / 2;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.rounds == 6 && r.disturbed == 1 && r.samples == 6, "one round disturbed (%d + %d)",
+          r.rounds, r.disturbed);
+    CHECK(fabs(r.mb_per_s - 1000) < 0.01 && r.mb_min > 990,
+          "its wild figure is kept out: median %.2f, slowest %.2f", r.mb_per_s, r.mb_min);
+    CHECK(fabs(r.ci_lo - 998) < 0.01 && fabs(r.ci_hi - 1002) < 0.01 &&
+          fabs(r.ci_pct - 0.2) < 0.001, "n = 6: min..max, +-0.2 %% (%.2f..%.2f, %.3f)",
+          r.ci_lo, r.ci_hi, r.ci_pct);
+    CHECK(r.quality == RESULT_QUIET && stats_enough(&r), "quiet and enough");
+    CHECK(near(r.overlap_pct, 100) && near(r.clock_mhz, 3000) && near(r.vector_mhz, 3000),
+          "one worker: overlap 100 %%, clock 3000 MHz (%g, %g)", r.overlap_pct, r.clock_mhz);
+
+    /* Without the disturbance, the wild round would be in: the rule is what keeps it out. */
+    s[2].nivcsw = 0;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.rounds == 7 && r.mb_min < 101, "undisturbed, the slow round counts (%.1f)",
+          r.mb_min);
+
+    /* The vs-median clock rule needs 3 samples, then catches a 10 % slower one. */
+    one_worker(mb, 7, s);
+    s[1].mhz0 = s[1].mhz1 = 2700;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.disturbed == 1 && r.rounds == 6, "a sample 10 %% under the median clock is "
+          "disturbed (%d disturbed)", r.disturbed);
+    stats_summarize(ptr, 1, 2, "none", 0, &r);
+    CHECK(r.disturbed == 0, "with 2 samples, 3000 and 2700 MHz: no median rule (%d disturbed)",
+          r.disturbed);
+
+    /* Every round disturbed: no figure, unless the caller wants the noisy fallback. */
+    one_worker(mb, 7, s);
+    for (int i = 0; i < 7; i++)
+        s[i].steal = 2;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.rounds == 0 && r.disturbed == 7 && r.mb_per_s == 0 && r.quality == RESULT_UNRATED,
+          "all disturbed: no figure (%g)", r.mb_per_s);
+    stats_summarize(ptr, 1, 7, "none", 1, &r);
+    CHECK(r.rounds == 0 && r.samples == 7 && r.mb_per_s > 0 && r.quality == RESULT_NOISY,
+          "all disturbed, fallback: a noisy figure from all of them (%g)", r.mb_per_s);
+}
+
+/* -t 2: the cell's figure is the sum of the workers' medians, its interval the sum of
+ * theirs; a round whose windows did not overlap is disturbed. */
+static void test_two_workers(void)
+{
+    double m0[] = { 500, 510, 490, 505, 495, 500 }, m1[] = { 300, 310, 290, 305, 295, 300 };
+    struct stats_sample a[6], b[6];
+    const struct stats_sample *ptr[2] = { a, b };
+    struct result r = { 0 };
+    one_worker(m0, 6, a);
+    one_worker(m1, 6, b);
+    for (int i = 0; i < 6; i++) { /* b's windows end where a's do, start 1 % later */
+        b[i].t0 = a[i].t0 + (a[i].t1 - a[i].t0) / 100;
+        b[i].t1 = a[i].t1;
+    }
+    stats_summarize(ptr, 2, 6, "none", 0, &r);
+    CHECK(r.rounds == 6 && fabs(r.mb_per_s - 800) < 0.01 &&
+          fabs(r.thread_mb[0] - 500) < 0.01 && fabs(r.thread_mb[1] - 300) < 0.01, "sum of medians 500 + 300 (%g)", r.mb_per_s);
+    CHECK(fabs(r.ci_lo - 780) < 0.01 && fabs(r.ci_hi - 820) < 0.01, "interval 490+290 .. 510+310 (%g..%g)",
+          r.ci_lo, r.ci_hi);
+    CHECK(fabs(r.overlap_pct - 99) < 0.01, "overlap 99 %% (%g)", r.overlap_pct);
+    b[3].t0 = a[3].t0 + (a[3].t1 - a[3].t0) / 5; /* b woke late: 80 % together */
+    stats_summarize(ptr, 2, 6, "none", 0, &r);
+    CHECK(r.rounds == 5 && r.disturbed == 1 && r.overlap_pct < 99,
+          "a round 80 %% together is disturbed (%d + %d, overlap %g)", r.rounds, r.disturbed,
+          r.overlap_pct);
+    a[3].t0 = b[3].t0 - (a[3].t1 - b[3].t0) / 10; /* 91 % together */
+    stats_summarize(ptr, 2, 6, "none", 0, &r);
+    CHECK(r.disturbed == 0, "a round 91 %% together is not (%d)", r.disturbed);
+}
+
+static void test_rules(void)
+{
+    struct result r = { .rounds = 5, .ci_pct = 2.0 };
+    CHECK(stats_enough(&r), "5 rounds within +-2 %%: enough");
+    r.rounds = 4;
+    CHECK(!stats_enough(&r), "4 rounds: not enough");
+    r.rounds = 30;
+    r.ci_pct = 2.01;
+    CHECK(!stats_enough(&r), "30 rounds at +-2.01 %%: not enough");
+
+    CHECK(stats_quality(10, 0, 4.9) == RESULT_QUIET, "+-4.9 %%: quiet");
+    CHECK(stats_quality(10, 0, 5.1) == RESULT_NOISY, "+-5.1 %%: noisy");
+    CHECK(stats_quality(10, 10, 1) == RESULT_QUIET, "half the rounds disturbed: quiet");
+    CHECK(stats_quality(10, 11, 1) == RESULT_NOISY, "most rounds disturbed: noisy");
+    CHECK(stats_quality(4, 0, 1) == RESULT_NOISY, "4 rounds: no interval to speak of, noisy");
+
+    struct result a = { .ci_lo = 95, .ci_hi = 105 }, b = { .ci_lo = 104, .ci_hi = 110 };
+    struct result c = { .ci_lo = 106, .ci_hi = 110 }, none = { 0 };
+    CHECK(stats_tie(&a, &b) && stats_tie(&b, &a), "overlapping intervals tie");
+    CHECK(!stats_tie(&a, &c) && !stats_tie(&c, &a), "disjoint intervals do not");
+    c.ci_lo = 105;
+    CHECK(stats_tie(&a, &c), "touching intervals tie");
+    CHECK(!stats_tie(&a, &none), "no interval, no tie");
+}
+
+int main(void)
+{
+    test_median();
+    test_median_ci();
+    test_disturbed();
+    test_overlap();
+    test_summarize();
+    test_two_workers();
+    test_rules();
+    return check_done();
+}
