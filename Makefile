@@ -3,6 +3,7 @@
 #   make run        install missing build dependencies, build, start the TUI
 #   make check      install missing dependencies, build, run the test suites (also under ASan+UBSan)
 #   make bench      benchmark scripts (ratios measured side by side)
+#   make fuzz       libFuzzer over the parsers of outside input (clang; not in check or CI)
 #   make install / uninstall / clean
 # Overridable: CC CFLAGS LDFLAGS PREFIX DESTDIR CROSS_COMPILE PKG_CONFIG
 
@@ -70,7 +71,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CORE_LIB := $(BUILD)/libaccelscope.a
 BIN := $(BUILD)/accelscope
 
-.PHONY: all run check check-kernel check-cross bench screenshots deps \
+.PHONY: all run check check-kernel check-cross fuzz bench screenshots deps \
         install uninstall clean tests
 all: accelscope
 
@@ -98,6 +99,11 @@ $(BUILD)/tests/%: tests/%.c $(CORE_LIB) $(wildcard tests/*.h tests/*/*.h)
 
 tests: $(TEST_BIN) $(BIN)
 
+# libFuzzer harnesses (tests/fuzz/run.sh builds them with clang into build/fuzz/).
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
+
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 DEPS_PROFILE ?= check
@@ -121,6 +127,10 @@ check-kernel: deps
 
 check-cross:
 	@sh tests/cross/run.sh
+
+# Not in check nor CI: a few minutes per parser (FUZZ_TIME=seconds per target, default 120).
+fuzz:
+	@sh tests/fuzz/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory accelscope tests

@@ -2,10 +2,26 @@
  * elf_hwcaps.rst): the kernel has already checked ID_AA64ISAR0_EL1 for us. */
 #include "cpu_probe.h"
 
-#if defined(__aarch64__)
-
 #include <stdio.h>
 #include <string.h>
+
+/* Every architecture: the parser is fuzzed where the fuzzer runs (tests/fuzz). */
+unsigned long cpu_arm_cpuinfo_midr(FILE *f)
+{
+    char line[256];
+    unsigned impl = 0, part = 0, var = 0, rev = 0;
+    while (fgets(line, sizeof line, f)) {
+        sscanf(line, "CPU implementer : %x", &impl);
+        sscanf(line, "CPU variant : %x", &var);
+        sscanf(line, "CPU part : %x", &part);
+        sscanf(line, "CPU revision : %u", &rev);
+    }
+    return (unsigned long)(impl & 0xff) << 24 | (unsigned long)(var & 0xf) << 20 |
+           (part & 0xfff) << 4 | (rev & 0xf);
+}
+
+#if defined(__aarch64__)
+
 #include <sys/auxv.h>
 
 /* HWCAP bits from arch/arm64/include/uapi/asm/hwcap.h */
@@ -51,17 +67,9 @@ static unsigned long read_midr(void)
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f)
         return 0;
-    char line[256];
-    unsigned impl = 0, part = 0, var = 0, rev = 0;
-    while (fgets(line, sizeof line, f)) {
-        sscanf(line, "CPU implementer : %x", &impl);
-        sscanf(line, "CPU variant : %x", &var);
-        sscanf(line, "CPU part : %x", &part);
-        sscanf(line, "CPU revision : %u", &rev);
-    }
+    unsigned long v = cpu_arm_cpuinfo_midr(f);
     fclose(f);
-    return (unsigned long)impl << 24 | (unsigned long)(var & 0xf) << 20 | (part & 0xfff) << 4 |
-           (rev & 0xf);
+    return v;
 }
 
 static void identity(struct cpu_info *c)

@@ -55,7 +55,7 @@ int kcrypto_reload(char *why, size_t n)
                 size_t ncap = cap ? 2 * cap : 64;
                 struct kcrypto_driver *t = realloc(table, ncap * sizeof *t);
                 if (!t)
-                    break;
+                    abort(); /* not a table cut short without a word */
                 table = t;
                 cap = ncap;
             }

@@ -54,6 +54,7 @@ fi
 # t_cli and t_engine drive the binary of their own build (ACCELSCOPE_BIN).
 [ -f tests/deny.sh ] && suite deny sh tests/deny.sh "$native"
 [ -f tests/tui/run.sh ] && suite tui sh tests/tui/run.sh "$native/accelscope"
+[ -f tests/tui/hostile.sh ] && suite tui-hostile sh tests/tui/hostile.sh "$native/accelscope"
 
 echo
 [ -n "$broken" ] && echo "suites with failures:$broken"

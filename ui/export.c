@@ -111,7 +111,7 @@ int export_key(int ch)
             write_it(1);
         else if (ch == 'n' || ch == 'N' || enter) {
             state = EX_NAME; /* back to the name, to choose another */
-            snprintf(err, sizeof err, "kept; choose another name");
+            snprintf(err, sizeof err, "%s kept; choose another name", name.text);
         }
         return 1;
     }
@@ -134,13 +134,13 @@ void export_draw(int y)
     char lead[64];
     snprintf(lead, sizeof lead, "Export %zu rows to: ", nrows);
     int lw = (int)strlen(lead), tail = 28;
-    if (err[0] && (int)strlen(err) + 2 > tail) /* the error gets up to half the line */
-        tail = (int)strlen(err) + 2 < ui.cols / 2 ? (int)strlen(err) + 2 : ui.cols / 2;
     ui_text(y, 1, lw, ui_attr(ROLE_TAB_ON), lead);
     lineedit_draw(&name, y, 1 + lw, ui.cols - lw - tail - 2, A_NORMAL);
-    if (err[0])
-        ui_text(y, ui.cols - tail, tail - 1, ui_attr(ROLE_ERROR), err);
-    else
+    if (err[0]) { /* the whole line above, over the details: errors name long paths */
+        ui_fill(y - 1, 0, ui.cols, ui_attr(ROLE_ERROR));
+        ui_text(y - 1, 1, ui.cols - 2, ui_attr(ROLE_ERROR), err);
+        ui_text(y, ui.cols - tail, tail - 1, ui_attr(ROLE_WARN), "fix the name, or Esc");
+    } else
         ui_textf(y, ui.cols - tail, tail - 1, ui_attr(ROLE_TAB_ON), "Enter writes %s Esc cancels",
                  ui_glyph(G_DOT));
 }

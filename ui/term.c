@@ -1,6 +1,6 @@
 /* The terminal: curses set-up, colours or their monochrome stand-ins, glyphs with an ASCII
- * fallback, and signals. Whatever ends the program (q, Ctrl-C, SIGTERM, SIGHUP, a crash)
- * gives the terminal back as it was. */
+ * fallback, and signals. Whatever ends the program (q, Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP, any
+ * other signal that would end it, a crash) gives the terminal back as it was. */
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -93,12 +93,21 @@ static void install_signals(void)
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_stop_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* Every signal whose default would end the program with the terminal left raw: the
+     * ones a user sends (Ctrl-C, Ctrl-\\, kill) and the ones limits and timers send. */
+    static const int stop[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                                SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR,
+#ifdef SIGSTKFLT
+                                SIGSTKFLT,
+#endif
+    };
+    for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+        sigaction(stop[i], &sa, NULL);
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        sigaction(sig, &sa, NULL);
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_RESETHAND;
-    static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+    static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
     for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
         sigaction(crash[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
