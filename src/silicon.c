@@ -1,8 +1,8 @@
-/* The silicon's limits: see limits.h for the model. Timing uses the TSC (RDTSC) around the
- * loops of asm/x86_64/ubench.S. Runs are converted to core cycles at the clock of dependent-add
- * samples taken beside them, because the clock moves (boost, a busy host), and the median of
- * several such windows is kept (core_per_insn); ceilings are quoted at the fastest clock
- * seen. */
+/* The silicon's limits: see silicon.h for the model. Timing uses the TSC around the
+ * instruction loops of microbench.h (defined in backends/). Runs are converted to core cycles
+ * at the clock of dependent-add samples taken beside them, because the clock moves (boost, a
+ * busy host), and the median of several such windows is kept (core_per_insn); ceilings are
+ * quoted at the fastest clock seen. */
 #include "silicon.h"
 
 #include <stdint.h>
@@ -13,44 +13,36 @@
 
 #include "clock.h"
 #include "cpu.h"
+#include "microbench.h"
 
 static struct silicon lim;
 static int measured;
-
-#if defined(__x86_64__)
-
-#include "direct.h"
 
 #define WINDOWS 7
 #define PAIRS 5
 
 static const struct probe {
     const char *name;
-    void (*lat)(uint64_t);
-    void (*tp)(uint64_t);
     enum feature need[2];
     int nneed;
 } probes[SIL_COUNT] = {
-    [SIL_AESENC] = { "AESENC", ubench_aesenc_lat, ubench_aesenc_tp, { FEAT_AESNI }, 1 },
-    [SIL_VAESENC] = { "VAESENC ymm", ubench_vaesenc_lat, ubench_vaesenc_tp,
-                      { FEAT_VAES, FEAT_AVX2 }, 2 },
-    [SIL_PCLMULQDQ] = { "PCLMULQDQ", ubench_pclmul_lat, ubench_pclmul_tp, { FEAT_PCLMULQDQ }, 1 },
-    [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", ubench_vpclmul_lat, ubench_vpclmul_tp,
-                         { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
-    [SIL_SHA256RNDS2] = { "SHA256RNDS2", ubench_sha256rnds2_lat, ubench_sha256rnds2_tp,
-                          { FEAT_SHA }, 1 },
-    [SIL_SHA1RNDS4] = { "SHA1RNDS4", ubench_sha1rnds4_lat, ubench_sha1rnds4_tp, { FEAT_SHA }, 1 },
+    [SIL_AESENC] = { "AESENC", { FEAT_AESNI }, 1 },
+    [SIL_VAESENC] = { "VAESENC ymm", { FEAT_VAES, FEAT_AVX2 }, 2 },
+    [SIL_PCLMULQDQ] = { "PCLMULQDQ", { FEAT_PCLMULQDQ }, 1 },
+    [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
+    [SIL_SHA256RNDS2] = { "SHA256RNDS2", { FEAT_SHA }, 1 },
+    [SIL_SHA1RNDS4] = { "SHA1RNDS4", { FEAT_SHA }, 1 },
 };
+
+/* The loop core_per_insn() times: an instruction's, or the dependent adds' (ADDS). */
+#define ADDS SIL_COUNT
 
 static double fastest_add = 1e30; /* fewest TSC cycles per dependent add seen: top clock */
 
-/* TSC cycles per instruction of one run of iters iterations. */
-static double tsc_run(void (*fn)(uint64_t), uint64_t iters)
+/* TSC cycles per instruction of one run of iters iterations of loop insn. */
+static double tsc_run(int insn, int tp, uint64_t iters)
 {
-    uint64_t t0 = __builtin_ia32_rdtsc();
-    fn(iters);
-    uint64_t t1 = __builtin_ia32_rdtsc();
-    return (double)(t1 - t0) / ((double)iters * UBENCH_UNROLL);
+    return insn == ADDS ? microbench_add(iters) : microbench_insn(insn, tp, iters);
 }
 
 static int cmpd(const void *a, const void *b)
@@ -66,14 +58,14 @@ static int cmpd(const void *a, const void *b)
  * is kept (a constant of the silicon, whatever the clock did between windows; on a shared
  * host either half can be slowed for longer than a window, so neither extreme is trusted).
  * *tsc is the fastest run in TSC cycles. */
-static double core_per_insn(void (*fn)(uint64_t), uint64_t iters, double *tsc)
+static double core_per_insn(int insn, int tp, uint64_t iters, double *tsc)
 {
     double core[WINDOWS], best_tsc = 1e30;
-    fn(iters / 8 + 1); /* warm up: caches, the unit's power state */
+    tsc_run(insn, tp, iters / 8 + 1); /* warm up: caches, the unit's power state */
     for (int w = 0; w < WINDOWS; w++) {
         double add = 1e30, t = 1e30;
         for (int r = 0; r < PAIRS; r++) {
-            double a = tsc_run(ubench_add_lat, 4000), x = tsc_run(fn, iters);
+            double a = microbench_add(4000), x = tsc_run(insn, tp, iters);
             add = a < add ? a : add;
             t = x < t ? x : t;
         }
@@ -137,6 +129,13 @@ out_free:
 static void measure(void)
 {
     char why[128] = "";
+    for (int i = 0; i < SIL_COUNT; i++)
+        lim.insn[i].name = probes[i].name;
+    if (microbench_check(lim.why, sizeof lim.why) != 0) {
+        for (int i = 0; i < SIL_COUNT; i++)
+            snprintf(lim.insn[i].why, sizeof lim.insn[i].why, "%s", lim.why);
+        return;
+    }
     double t0 = now_s();
     lim.tsc_mhz = clock_tsc_mhz(why, sizeof why);
     if (lim.tsc_mhz <= 0) {
@@ -144,18 +143,17 @@ static void measure(void)
         return;
     }
     double unused;
-    core_per_insn(ubench_add_lat, 8000, &unused); /* the clock settles */
+    core_per_insn(ADDS, 0, 8000, &unused); /* the clock settles */
     for (int i = 0; i < SIL_COUNT; i++) {
         const struct probe *p = &probes[i];
         struct silicon_insn_result *r = &lim.insn[i];
-        r->name = p->name;
         int ok = 1;
         for (int k = 0; k < p->nneed && ok; k++)
             ok = cpu_feature_status(p->need[k], r->why, sizeof r->why);
         if (!ok)
             continue;
-        r->lat_core = core_per_insn(p->lat, 2000, &r->lat_tsc);
-        r->tp_core = core_per_insn(p->tp, 4000, &r->tp_tsc);
+        r->lat_core = core_per_insn(i, 0, 2000, &r->lat_tsc);
+        r->tp_core = core_per_insn(i, 1, 4000, &r->tp_tsc);
         r->ok = 1;
     }
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
@@ -171,35 +169,12 @@ double silicon_core_mhz_now(void)
         return 0;
     double add = 1e30;
     for (int r = 0; r < 3; r++) {
-        uint64_t t0 = __builtin_ia32_rdtsc();
-        ubench_add_lat(4000);
-        uint64_t t1 = __builtin_ia32_rdtsc();
-        double c = (double)(t1 - t0) / (4000.0 * UBENCH_UNROLL);
+        double c = microbench_add(4000);
         if (c < add)
             add = c;
     }
     return lim.tsc_mhz / add;
 }
-
-#else
-
-double silicon_core_mhz_now(void)
-{
-    return 0;
-}
-
-static void measure(void)
-{
-    snprintf(lim.why, sizeof lim.why, "no instruction microbenchmarks for this architecture");
-    static const char *const names[SIL_COUNT] = { "AESENC", "VAESENC ymm", "PCLMULQDQ",
-                                                  "VPCLMULQDQ ymm", "SHA256RNDS2", "SHA1RNDS4" };
-    for (int i = 0; i < SIL_COUNT; i++) {
-        lim.insn[i].name = names[i];
-        snprintf(lim.insn[i].why, sizeof lim.insn[i].why, "x86-64 only");
-    }
-}
-
-#endif
 
 int silicon_measure(void)
 {

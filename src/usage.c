@@ -1,10 +1,7 @@
-/* accelscope: what a machine's crypto acceleration is worth. */
+/* The usage text: `accelscope --help`, and run/info on -h. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd.h"
-#include "ui.h"
-#include "worker.h"
 
 void cmd_usage(FILE *o)
 {
@@ -48,30 +45,4 @@ void cmd_usage(FILE *o)
 "  NO_COLOR                             TUI without colour\n"
 "Exit status: 0 ok; 1 a cell crashed, timed out, failed or gave wrong output; 2 bad usage.\n",
         o);
-}
-
-int main(int argc, char **argv)
-{
-    if (argc >= 2 && !strcmp(argv[1], "__worker"))
-        return worker_main(argc - 1, argv + 1);
-    if (argc < 2)
-        return ui_main(0);
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        cmd_usage(stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        printf("accelscope %s\n", ACCELSCOPE_VERSION);
-        return 0;
-    }
-    if (!strcmp(cmd, "info"))
-        return cmd_info(argc - 1, argv + 1);
-    if (!strcmp(cmd, "run"))
-        return cmd_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "demo"))
-        return argc == 2 ? ui_main(1) : (fprintf(stderr, "accelscope demo takes no arguments\n"), EXIT_USAGE);
-    fprintf(stderr, "accelscope: unknown command '%s'; accepted: info, run, demo, --help, --version "
-                    "(no command opens the TUI)\n", cmd);
-    return EXIT_USAGE;
 }
