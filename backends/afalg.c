@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "kcrypto.h"
-#include "registry.h"
+#include "all.h"
 
 /* Each kernel algorithm: the spelling that instantiates its all-generic driver (templates over
  * the C implementations appear in /proc/crypto only once something asks for them), and what

@@ -8,7 +8,7 @@
 
 #include "cpu.h"
 #include "direct_x86.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__x86_64__)
 

@@ -13,7 +13,7 @@
 
 #include "algo.h"
 #include "cpu.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__aarch64__)
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "all.h"
 #include "registry.h"
 
 enum fault { F_CRASH, F_WRONG, F_INPLACE, F_HANG, F_EXIT };

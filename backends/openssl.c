@@ -13,7 +13,7 @@
 
 #include "algo.h"
 #include "cpu.h"
-#include "registry.h"
+#include "all.h"
 
 /* The masks, in both words always: a value without ':' zeroes the second word. */
 #if defined(__x86_64__) || defined(__i386__)

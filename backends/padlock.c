@@ -22,7 +22,7 @@
 #include "algo.h"
 #include "cpu.h"
 #include "padlock.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__i386__)
 static const struct padlock_ops hw = { padlock_asm_xcrypt_ecb, padlock_asm_xcrypt_cbc,

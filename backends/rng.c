@@ -10,7 +10,7 @@
 
 #include "cpu.h"
 #include "direct.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__x86_64__)
 

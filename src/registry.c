@@ -5,16 +5,10 @@
 
 #include "algo.h"
 
-/* Order matters only for listing: paths read c, asm, hw, kernel. */
-static const struct backend *const backends[] = {
-    &backend_portable, &backend_openssl, &backend_direct, &backend_direct_arm,
-    &backend_padlock,  &backend_rng,     &backend_afalg,  &backend_fault,
-};
-
 static const struct impl **all;
 static size_t nall;
 
-/* Flattens the backends' lists once, ordered by path then backend. */
+/* Flattens the backends' lists once, ordered by path (c, asm, hw, kernel) then backend. */
 static void load(void)
 {
     if (all)
@@ -24,9 +18,9 @@ static void load(void)
     if (!all)
         abort();
     for (int p = 0; p < PATH_COUNT; p++) {
-        for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+        for (size_t b = 0; b < backend_all_count; b++) {
             size_t n = 0;
-            const struct impl *v = backends[b]->impls(&n);
+            const struct impl *v = backend_all[b]->impls(&n);
             for (size_t i = 0; i < n; i++) {
                 if (v[i].path != (enum path)p)
                     continue;
@@ -77,6 +71,6 @@ const struct impl *registry_reference(const struct impl *im)
 
 size_t registry_backends(const struct backend *const **out)
 {
-    *out = backends;
-    return sizeof backends / sizeof backends[0];
+    *out = backend_all;
+    return backend_all_count;
 }

@@ -21,6 +21,7 @@
 #include "algo.h"
 #include "check.h"
 #include "cpu.h"
+#include "all.h"
 #include "registry.h"
 #include "vectors.h"
 

@@ -6,6 +6,7 @@
  * (no SHA512); elsewhere the backend lists nothing and the test says so. */
 #include "cpu.h"
 #include "cross/impl_tests.h"
+#include "all.h"
 #include "registry.h"
 
 /* GCM: each op seals one message under the next nonce; OpenSSL with the same nonce and

@@ -15,6 +15,7 @@
 #include "cpu.h"
 #include "cross/impl_tests.h"
 #include "padlock.h"
+#include "all.h"
 #include "registry.h"
 
 /* --- a model of the unit --- */

@@ -8,6 +8,7 @@
 #include "algo.h"
 #include "check.h"
 #include "cpu.h"
+#include "all.h"
 #include "registry.h"
 
 #define BIG (1u << 20)

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "cpu.h"
 #include "silicon.h"
+#include "all.h"
 #include "registry.h"
 
 static double now_ms(void)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "algo.h"
-#include "registry.h"
+#include "all.h"
 
 #define NOTE_AES "T-table AES: table lookups leak timing, as OpenSSL's no-asm"
 #define NOTE_GCM                                                                              \
