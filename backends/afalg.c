@@ -216,6 +216,7 @@ static size_t capacity(const char *extra)
     return cap;
 }
 
+/* The backend's discover(): instantiates the templates, reads /proc/crypto, lists. */
 static void build(void)
 {
     char why[256];
@@ -234,9 +235,9 @@ static void build(void)
             add_algo(&algo_table[i], kalg_find(algo_table[i].kernel), extra);
 }
 
+/* What discover() found: nothing before it. */
 static const struct impl *impls(size_t *count)
 {
-    build();
     *count = nlist;
     return list;
 }
@@ -245,7 +246,6 @@ static const struct impl *impls(size_t *count)
 static void describe(FILE *out)
 {
     char why[256];
-    build();
     int ok = kcrypto_afalg_status(why, sizeof why);
     fprintf(out, "afalg: %s%s\n", ok ? "" : "unavailable: ", why);
     fprintf(out, "afalg.cipher %s\n", afalg_transfer_note(ALGO_CIPHER));
@@ -270,4 +270,6 @@ static void describe(FILE *out)
     }
 }
 
-const struct backend backend_afalg = { .name = "afalg", .impls = impls, .describe = describe };
+const struct backend backend_afalg = {
+    .name = "afalg", .impls = impls, .describe = describe, .discover = build,
+};

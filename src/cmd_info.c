@@ -144,6 +144,7 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "accelscope info: %s\n", why);
         return EXIT_USAGE;
     }
+    registry_discover();
     FILE *o = stdout;
     struct utsname u;
     cpu_section(o);

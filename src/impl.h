@@ -47,6 +47,10 @@ struct backend {
     /* Optional: prints what this backend knows of the machine (drivers, engines, limits)
      * as "key: value" lines for `info` and the TUI's machine view. */
     void (*describe)(FILE *out);
+    /* Optional, for backends whose implementations are found at run time (AF_ALG: reads
+     * /proc/crypto, binds sockets to instantiate templates): called once, by
+     * registry_discover(); until then impls() lists none of them. */
+    void (*discover)(void);
 };
 
 extern const char *const path_id[PATH_COUNT];    /* "c", "asm", "hw", "kernel" */

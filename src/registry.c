@@ -36,6 +36,21 @@ static void load(void)
     }
 }
 
+void registry_discover(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    for (size_t b = 0; b < backend_all_count; b++)
+        if (backend_all[b]->discover)
+            backend_all[b]->discover();
+    /* List again, with what was found; the implementations themselves do not move. */
+    free(all);
+    all = NULL;
+    nall = 0;
+}
+
 size_t registry_count(void)
 {
     load();

@@ -8,6 +8,11 @@
 extern const struct backend *const backend_all[];
 extern const size_t backend_all_count;
 
+/* Lets the backends that find implementations at run time look for them (AF_ALG drivers:
+ * reads /proc/crypto and binds sockets), once; later calls do nothing. Before it, the lookups
+ * below see only the implementations compiled in, and never discover anything themselves. */
+void registry_discover(void);
+
 size_t registry_count(void);
 const struct impl *registry_get(size_t i);
 const struct impl *registry_find(const char *alg, const char *name);

@@ -302,6 +302,10 @@ int worker_main(int argc, char **argv)
     say("hello %d %s", (int)getpid(), OpenSSL_version(OPENSSL_CPU_INFO));
     const struct algo *a = algo_find(alg);
     const struct impl *im = registry_find(alg, name);
+    if (!im) { /* a kernel driver: found only by looking */
+        registry_discover();
+        im = registry_find(alg, name);
+    }
     if (!a || !im) {
         say("error no implementation %s of %s", name, alg);
         return 1;

@@ -424,6 +424,7 @@ static void fixture_child(const void *path)
     setenv("ACCELSCOPE_PROC_CRYPTO", path, 1);
     char why[256];
     CHECK(kcrypto_reload(why, sizeof why) > 50, "fixture: %s", why);
+    registry_discover();
     const struct kcrypto_driver *d = kcrypto_default("cbc(aes)", "skcipher");
     CHECK(d && strcmp(d->driver, "cbc-aes-aesni") == 0 && d->priority == 400 &&
               strcmp(d->module, "aesni_intel") == 0 && strcmp(d->selftest, "passed") == 0,
@@ -496,6 +497,7 @@ static void seccomp_child(const void *arg)
     char why[256];
     CHECK(!kcrypto_afalg_status(why, sizeof why) && strstr(why, name) && strstr(why, "seccomp"),
           "seccomp %s: status says %s", name, why);
+    registry_discover();
     const struct impl *im = registry_find("sha256", "kernel");
     CHECK(im && !im->available(im, why, sizeof why) && strstr(why, name) &&
               strstr(why, "sandbox"),
@@ -520,6 +522,7 @@ int main(void)
     static const int errs[] = { EPERM, EACCES };
     for (size_t i = 0; i < 2; i++)
         in_child("seccomp", seccomp_child, &errs[i]);
+    registry_discover();
     test_parser();
     test_listing();
     if (ok) {

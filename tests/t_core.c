@@ -43,6 +43,26 @@ static void test_deny(void)
     unsetenv("ACCELSCOPE_DENY");
 }
 
+/* Lookups never discover: AF_ALG drivers appear only after registry_discover(), which adds
+ * them once and moves nothing already listed (getrandom is on the kernel path, compiled in). */
+static void test_discover(void)
+{
+    size_t n0 = registry_count(), kernel = 0;
+    const struct impl *first = registry_get(0);
+    for (size_t i = 0; i < n0; i++)
+        kernel += strcmp(registry_get(i)->backend, "afalg") == 0;
+    CHECK(kernel == 0 && registry_find("sha256", "kernel") == NULL,
+          "no AF_ALG implementation before registry_discover() (%zu)", kernel);
+    registry_discover();
+    size_t n1 = registry_count();
+    CHECK(n1 > n0 && registry_find("sha256", "kernel") != NULL,
+          "registry_discover() adds the kernel path (%zu -> %zu)", n0, n1);
+    CHECK(registry_get(0) == first, "discovery keeps what was listed in place");
+    registry_discover();
+    CHECK(registry_count() == n1, "registry_discover() twice lists the same (%zu)",
+          registry_count());
+}
+
 static void test_registry(void)
 {
     size_t n = registry_count();
@@ -236,6 +256,7 @@ int main(void)
 {
     test_features();
     test_deny();
+    test_discover();
     test_registry();
     test_select();
     test_osslcap();

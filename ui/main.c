@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "registry.h"
 #include "ui.h"
 #include "worker.h"
 
@@ -11,6 +12,9 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "__worker"))
         return worker_main(argc - 1, argv + 1);
+    /* Interim, until session_new() does it: kernel drivers for run, the TUI and the demo. */
+    if (argc < 2 || !strcmp(argv[1], "run") || !strcmp(argv[1], "demo"))
+        registry_discover();
     if (argc < 2)
         return ui_main(0);
     const char *cmd = argv[1];
