@@ -1,5 +1,6 @@
-/* The Linux kernel crypto API as user space sees it: /proc/crypto's driver table and the
- * AF_ALG socket family (linux/if_alg.h; Documentation/crypto/userspace-if.rst). */
+/* The Linux kernel crypto API as user space sees it, for the AF_ALG backend (afalg*.c):
+ * /proc/crypto's driver table and the AF_ALG socket family (linux/if_alg.h;
+ * Documentation/crypto/userspace-if.rst). */
 #ifndef ACCELSCOPE_KCRYPTO_H
 #define ACCELSCOPE_KCRYPTO_H
 
