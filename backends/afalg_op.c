@@ -18,6 +18,7 @@
 
 #include <linux/if_alg.h>
 
+#include "ctr_stream.h"
 #include "kcrypto.h"
 
 #ifndef SOL_ALG
@@ -39,8 +40,7 @@ struct ctx {
     size_t limit;          /* AEAD: the largest AAD+data+tag one message may carry */
     size_t zerocopy_min;   /* transfers from this size go by vmsplice/splice */
     uint8_t iv[16];        /* CBC IV, CTR counter block, AEAD nonce (12) */
-    uint8_t ks[16];        /* CTR: keystream of the block in progress */
-    unsigned ks_off;       /* CTR: bytes of ks already used; 0 = none pending */
+    struct ctr_stream ks;  /* CTR: what is left of the block in progress */
     uint8_t aad_out[ALGO_AAD_LEN];
 };
 
@@ -329,25 +329,20 @@ static int cipher_blocks(struct ctx *c, uint8_t *out, const uint8_t *in, size_t 
  * CTR stream does; that keystream comes from encrypting a zero block at the counter. */
 static int ctr_op(struct ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    size_t i = 0;
-    for (; c->ks_off && i < len; i++) {
-        out[i] = in[i] ^ c->ks[c->ks_off];
-        c->ks_off = (c->ks_off + 1) % 16;
-    }
+    size_t i = ctr_stream_use(&c->ks, out, in, len);
     size_t mid = (len - i) & ~(size_t)15;
     if (cipher_blocks(c, out + i, in + i, mid))
         return -1;
     i += mid;
     if (i < len) {
         int dec = c->decrypt;
-        memset(c->ks, 0, sizeof c->ks);
+        memset(c->ks.ks, 0, sizeof c->ks.ks);
         c->decrypt = 0; /* CTR keystream: the same in both directions */
-        int r = cipher_blocks(c, c->ks, c->ks, 16);
+        int r = cipher_blocks(c, c->ks.ks, c->ks.ks, 16);
         c->decrypt = dec;
         if (r)
             return -1;
-        for (c->ks_off = 0; i < len; i++)
-            out[i] = in[i] ^ c->ks[c->ks_off++];
+        ctr_stream_tail(&c->ks, out + i, in + i, len - i);
     }
     return 0;
 }

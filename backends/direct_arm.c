@@ -13,6 +13,7 @@
 
 #include "algo.h"
 #include "cpu.h"
+#include "ctr_stream.h"
 #include "all.h"
 
 #if defined(__aarch64__)
@@ -32,8 +33,7 @@ struct aes_ctx {
     unsigned rounds;
     int decrypt;
     uint8_t iv[16];    /* CBC: last ciphertext block; CTR: next counter block */
-    uint8_t ks[16];    /* CTR: keystream of the block in progress */
-    unsigned ks_used;  /* CTR: bytes of ks spent; 16 = none left */
+    struct ctr_stream ks; /* CTR: what is left of the block in progress */
     uint8_t h[4][16];  /* GCM: hash key H = E_K(0^128) and H^2..H^4 */
     uint8_t nonce[12]; /* GCM: nonce of the next op */
 };
@@ -82,7 +82,7 @@ static int aes_init(const struct impl *im, void *ctx, const uint8_t *key, const 
     }
     expand_key(c, key, a->key_len);
     c->decrypt = decrypt;
-    c->ks_used = 16;
+    c->ks.left = 0;
     if (k->mode == M_GCM) {
         uint8_t zero[16] = { 0 };
         memset(c->h, 0, sizeof c->h);
@@ -106,10 +106,10 @@ static int cbc_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     return 0;
 }
 
-/* CTR over any length, counter in ctr; a partial last block's keystream is returned in ks
- * (ks_used bytes of it spent) so the next call can go on mid-block. */
+/* CTR over any length, counter in ctr; a partial last block's key stream is left in ks so
+ * the next call can go on mid-block. */
 static void ctr_xor(const struct aes_ctx *c, uint8_t *out, const uint8_t *in, size_t len,
-                    uint8_t ctr[16], uint8_t ks[16], unsigned *ks_used)
+                    uint8_t ctr[16], struct ctr_stream *ks)
 {
     size_t blocks = len / 16, tail = len % 16;
     armce_aes_ctr(c->rk, c->rounds, out, in, blocks, ctr);
@@ -117,20 +117,17 @@ static void ctr_xor(const struct aes_ctx *c, uint8_t *out, const uint8_t *in, si
         return;
     out += blocks * 16;
     in += blocks * 16;
-    memset(ks, 0, 16);
-    armce_aes_ctr(c->rk, c->rounds, ks, ks, 1, ctr);
-    for (size_t i = 0; i < tail; i++)
-        out[i] = in[i] ^ ks[i];
-    *ks_used = (unsigned)tail;
+    memset(ks->ks, 0, 16);
+    armce_aes_ctr(c->rk, c->rounds, ks->ks, ks->ks, 1, ctr);
+    ctr_stream_tail(ks, out, in, tail);
 }
 
 static int ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct aes_ctx *c = ctx;
-    for (; len && c->ks_used < 16; len--)
-        *out++ = *in++ ^ c->ks[c->ks_used++];
-    if (len)
-        ctr_xor(c, out, in, len, c->iv, c->ks, &c->ks_used);
+    size_t done = ctr_stream_use(&c->ks, out, in, len);
+    if (done < len)
+        ctr_xor(c, out + done, in + done, len - done, c->iv, &c->ks);
     return 0;
 }
 
@@ -159,8 +156,8 @@ static void put_be64(uint8_t *p, uint64_t v)
 static int gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct aes_ctx *c = ctx;
-    uint8_t ctr[16], ekj0[16] = { 0 }, xi[16] = { 0 }, lens[16], ks[16], tag[16];
-    unsigned used;
+    uint8_t ctr[16], ekj0[16] = { 0 }, xi[16] = { 0 }, lens[16], tag[16];
+    struct ctr_stream ks;
     memcpy(ctr, c->nonce, 12);
     ctr[12] = ctr[13] = ctr[14] = 0;
     ctr[15] = 1;
@@ -168,9 +165,9 @@ static int gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     ghash_padded(xi, c->h, algo_aad, ALGO_AAD_LEN);
     if (c->decrypt) {
         ghash_padded(xi, c->h, in, len); /* before the in-place overwrite */
-        ctr_xor(c, out, in, len, ctr, ks, &used);
+        ctr_xor(c, out, in, len, ctr, &ks);
     } else {
-        ctr_xor(c, out, in, len, ctr, ks, &used);
+        ctr_xor(c, out, in, len, ctr, &ks);
         ghash_padded(xi, c->h, out, len);
     }
     put_be64(lens, (uint64_t)ALGO_AAD_LEN * 8);

@@ -106,7 +106,7 @@ static int verify_pair(const struct algo *a, const struct impl *im, const struct
 {
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
     size_t olen = algo_out_len(a, len), cap = len + ALGO_MAX_OUT_EXTRA;
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = decrypt && algo_has_direction(a);
     /* One slot each, reused by both ops: a 16 MiB job costs 3 x 16 MiB here, not 7. */
     uint8_t *pt = malloc(cap), *got = calloc(1, cap), *want = calloc(1, cap);
     uint8_t *ct = dec ? malloc(2 * cap) : NULL;
@@ -330,7 +330,7 @@ int worker_main(int argc, char **argv)
     fill(key, sizeof key, 11);
     fill(iv, sizeof iv, 12);
     fill(in, cap, 13);
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = decrypt && algo_has_direction(a);
     struct live t = { 0 };
     if (dec) {
         const struct impl *r = registry_reference(im);
