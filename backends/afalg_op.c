@@ -137,10 +137,10 @@ int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8
     c->tfm = c->op = c->pipe[0] = c->pipe[1] = -1;
     c->decrypt = decrypt;
     c->zerocopy_min = afalg_zerocopy_min(t->algo->kind);
-    c->mode = c->a->kind == ALGO_DIGEST              ? MODE_HASH
-              : c->a->kind == ALGO_AEAD              ? MODE_AEAD
-              : strncmp(c->a->kernel, "ctr(", 4) == 0 ? MODE_CTR
-                                                     : MODE_CBC;
+    c->mode = c->a->kind == ALGO_DIGEST           ? MODE_HASH
+              : c->a->kind == ALGO_AEAD           ? MODE_AEAD
+              : c->a->mode == ALGO_MODE_CTR       ? MODE_CTR
+                                                  : MODE_CBC;
     if (c->a->iv_len)
         memcpy(c->iv, iv, c->a->iv_len);
 

@@ -243,7 +243,9 @@ static const struct impl *impls(size_t *count)
             if (!a->evp)
                 continue;
             for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-                int aes_cbc_ctr = !strncmp(a->id, "aes-", 4) && strstr(a->id, "-gcm") == NULL;
+                /* PadLock ACE does AES (the only algorithm with rounds) in CBC and CTR */
+                int aes_cbc_ctr =
+                    a->rounds && (a->mode == ALGO_MODE_CBC || a->mode == ALGO_MODE_CTR);
                 if (v == V_PADLOCK && !aes_cbc_ctr)
                     continue;
                 datas[nlist] = (struct data){ .a = a, .v = (enum variant)v };
