@@ -1,4 +1,4 @@
-/* The usage text: `accelscope --help`, and run/info on -h. */
+/* The text of `accelscope --help`. */
 #include <stdio.h>
 
 #include "cmd.h"
@@ -25,6 +25,7 @@ void cmd_usage(FILE *o)
 "  -p, --paths LIST       c (portable C, 'no-asm'), asm (OpenSSL, crypto extensions masked),\n"
 "                         hw (crypto instructions), kernel (AF_ALG), or 'all' (default)\n"
 "  -i, --impl LIST        only these implementation names (see 'accelscope info')\n"
+"  -x, --exclude LIST     never these implementation names\n"
 "  -t, --threads N        N workers at once, each on a CPU of its own, throughput summed\n"
 "                         (1 to the CPUs this process may use; default 1)\n"
 "  -T, --time SECONDS     timed seconds per cell, over 5 samples (0.01 to 600; default 0.3)\n"

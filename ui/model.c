@@ -96,7 +96,9 @@ static const struct cell *find_old(const struct plan *old, const struct cell *c)
 void model_rebuild(void)
 {
     struct plan old = ui.plan;
-    plan_build(&ui.plan, &ui.sel, ui.decrypt, ui.threads);
+    ui.sel.decrypt = ui.decrypt;
+    ui.sel.threads = ui.threads;
+    plan_build(&ui.plan, &ui.sel);
     size_t k = 0;
     for (size_t i = 0; i < ui.plan.n; i++) {
         struct cell c = ui.plan.cells[i];
