@@ -13,10 +13,9 @@ struct afalg_target {
     const char *modules; /* what to modprobe when nothing answers to the name */
 };
 
-/* Transfers of kind's ops at or above this many bytes go zero-copy (vmsplice/splice), smaller
- * ones by copy (sendmsg/read): the faster of the two, measured (see afalg_op.c). */
-size_t afalg_zerocopy_min(enum algo_kind kind);
-/* "transfer: copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from 16 KiB" */
+/* How kind's ops reach the kernel, for notes: zero-copy (vmsplice/splice) from a size on,
+ * copy (sendmsg/read) below it, the faster of the two as measured (see afalg_op.c):
+ * "transfer: copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from 16 KiB" */
 const char *afalg_transfer_note(enum algo_kind kind);
 /* The largest AEAD message (AAD + data + tag) one request can carry here, from
  * net.core.optmem_max (stored in *optmem when not NULL); 0 when unknown. */

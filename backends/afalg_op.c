@@ -58,7 +58,8 @@ const size_t afalg_ctx_size = sizeof(struct ctx);
 #define ZEROCOPY_MIN (16u * 1024)
 #define NEVER ((size_t)-1)
 
-size_t afalg_zerocopy_min(enum algo_kind kind)
+/* Transfers of kind's ops at or above this many bytes go zero-copy, smaller ones by copy. */
+static size_t zerocopy_min(enum algo_kind kind)
 {
     /* ACCELSCOPE_AFALG_XFER=copy|zerocopy forces one transfer, to compare them. */
     const char *e = getenv("ACCELSCOPE_AFALG_XFER");
@@ -71,7 +72,7 @@ size_t afalg_zerocopy_min(enum algo_kind kind)
 
 const char *afalg_transfer_note(enum algo_kind kind)
 {
-    size_t z = afalg_zerocopy_min(kind);
+    size_t z = zerocopy_min(kind);
     if (getenv("ACCELSCOPE_AFALG_XFER") && (z == NEVER || z == 0))
         return z ? "transfer: copy (sendmsg/read), forced by ACCELSCOPE_AFALG_XFER"
                  : "transfer: zero-copy (vmsplice/splice), forced by ACCELSCOPE_AFALG_XFER";
@@ -136,7 +137,7 @@ int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8
     c->a = t->algo;
     c->tfm = c->op = c->pipe[0] = c->pipe[1] = -1;
     c->decrypt = decrypt;
-    c->zerocopy_min = afalg_zerocopy_min(t->algo->kind);
+    c->zerocopy_min = zerocopy_min(t->algo->kind);
     c->mode = c->a->kind == ALGO_DIGEST           ? MODE_HASH
               : c->a->kind == ALGO_AEAD           ? MODE_AEAD
               : c->a->mode == ALGO_MODE_CTR       ? MODE_CTR

@@ -1,5 +1,7 @@
-/* The "direct" backend on aarch64: this project's own ARMv8 crypto-extension kernels
- * (asm/aarch64/, calling convention in asm/direct_arm.h) behind the struct impl contract.
+/* The direct_arm backend: this project's own ARMv8 crypto-extension kernels (asm/aarch64/,
+ * calling convention in asm/direct_arm.h) behind the struct impl contract. Its
+ * implementations are named "direct", as the x86-64 ones, so `-i direct` means the same
+ * thing on either machine.
  *
  * The kernels only do whole blocks. This glue expands AES keys (FIPS-197 5.2, SubWord by
  * AESE), keeps the CBC chain and the CTR counter and keystream between ops, builds GCM
@@ -253,11 +255,11 @@ static const struct kern k_sha256 = { M_SHA256, { FEAT_SHA2, FEAT_COUNT } };
 static const struct kern k_sha512 = { M_SHA512, { FEAT_SHA512, FEAT_COUNT } };
 
 #define AES(id, k, opf, nt)                                                                   \
-    { .alg = id, .name = "direct", .backend = "direct", .path = PATH_HW, .note = nt,           \
+    { .alg = id, .name = "direct", .backend = "direct_arm", .path = PATH_HW, .note = nt,      \
       .ctx_size = sizeof(struct aes_ctx), .data = &k, .available = available,                 \
       .init = aes_init, .op = opf }
 #define MD(id, k)                                                                             \
-    { .alg = id, .name = "direct", .backend = "direct", .path = PATH_HW,                       \
+    { .alg = id, .name = "direct", .backend = "direct_arm", .path = PATH_HW,                  \
       .note = "ARMv8 SHA instructions", .ctx_size = sizeof(void *), .data = &k,               \
       .available = available, .init = md_init, .op = md_op }
 

@@ -45,7 +45,4 @@ int kcrypto_afalg_status(char *why, size_t n);
 int kcrypto_bind(const char *afalg_type, const char *name, const char *modules, char *why,
                  size_t n);
 
-/* The kernel option that provides AF_ALG type t: "CONFIG_CRYPTO_USER_API_SKCIPHER". */
-const char *kcrypto_config_option(const char *afalg_type);
-
 #endif

@@ -88,7 +88,7 @@ int main(void)
         const struct impl *im = &list[i];
         const struct algo *a = algo_find(im->alg);
         char why[256];
-        CHECK(a != NULL && im->path == PATH_HW && !strcmp(im->backend, "direct"),
+        CHECK(a != NULL && im->path == PATH_HW && !strcmp(im->backend, "direct_arm"),
               "%s: bad table row", im->alg);
         if (!a)
             continue;
