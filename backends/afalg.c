@@ -131,7 +131,7 @@ static void add(const struct algo *a, const char *name, const char *bind, const 
     targets[nlist] = (struct afalg_target){ .algo = a, .bind = bind, .modules = modules };
     list[nlist] = (struct impl){
         .alg = a->id, .name = name, .backend = "afalg", .path = PATH_KERNEL, .note = note,
-        .ctx_size = afalg_ctx_size, .data = &targets[nlist], .available = afalg_available,
+        .ctx_size = afalg_ctx_size, .data = &targets[nlist], .check = afalg_check,
         .init = afalg_init, .op = afalg_op, .cleanup = afalg_cleanup,
     };
     nlist++;

@@ -22,7 +22,7 @@ const char *afalg_transfer_note(enum algo_kind kind);
 size_t afalg_aead_max(long *optmem);
 
 extern const size_t afalg_ctx_size;
-int afalg_available(const struct impl *im, char *why, size_t n);
+int afalg_check(const struct impl *im, char *why, size_t n);
 int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                int decrypt, char *why, size_t n);
 int afalg_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);

@@ -99,14 +99,14 @@ size_t afalg_aead_max(long *optmem)
     return v > 6144 ? (size_t)(v - 6144) * 36 : 0;
 }
 
-int afalg_available(const struct impl *im, char *why, size_t n)
+int afalg_check(const struct impl *im, char *why, size_t n)
 {
     const struct afalg_target *t = im->data;
     int fd = kcrypto_bind(t->algo->afalg_type, t->bind, t->modules, why, n);
     if (fd < 0)
-        return 0;
+        return -1;
     close(fd);
-    return 1;
+    return 0;
 }
 
 /* Lets one AEAD message of up to ALGO_MAX_BYTES through: AF_ALG accounts it against the

@@ -40,13 +40,13 @@ struct aes_ctx {
     uint8_t nonce[12]; /* GCM: nonce of the next op */
 };
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct kern *k = im->data;
     for (size_t i = 0; i < sizeof k->need / sizeof k->need[0]; i++)
         if (k->need[i] != FEAT_COUNT && !cpu_feature_status(k->need[i], why, n))
-            return 0;
-    return 1;
+            return -1;
+    return 0;
 }
 
 /* FIPS-197 5.2 on little-endian words (byte 0 of a word in its low bits, as memcpy
@@ -256,12 +256,12 @@ static const struct kern k_sha512 = { M_SHA512, { FEAT_SHA512, FEAT_COUNT } };
 
 #define AES(id, k, opf, nt)                                                                   \
     { .alg = id, .name = "direct", .backend = "direct_arm", .path = PATH_HW, .note = nt,      \
-      .ctx_size = sizeof(struct aes_ctx), .data = &k, .available = available,                 \
+      .ctx_size = sizeof(struct aes_ctx), .data = &k, .check = check,                         \
       .init = aes_init, .op = opf }
 #define MD(id, k)                                                                             \
     { .alg = id, .name = "direct", .backend = "direct_arm", .path = PATH_HW,                  \
       .note = "ARMv8 SHA instructions", .ctx_size = sizeof(void *), .data = &k,               \
-      .available = available, .init = md_init, .op = md_op }
+      .check = check, .init = md_init, .op = md_op }
 
 #define CBC_NOTE "ARMv8 AESE/AESD; decrypt 4 blocks interleaved, encrypt serial by nature"
 #define GCM_NOTE "ARMv8 AESE (4-way CTR) then PMULL GHASH (4 blocks per reduction), two passes"

@@ -70,18 +70,18 @@ static int algo_in_libcrypto(const struct algo *a, char *why, size_t n)
         EVP_MD *md = EVP_MD_fetch(NULL, a->evp, NULL);
         if (md) {
             EVP_MD_free(md);
-            return 1;
+            return 0;
         }
     } else {
         EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, a->evp, NULL);
         if (c) {
             EVP_CIPHER_free(c);
-            return 1;
+            return 0;
         }
     }
     snprintf(why, n, "%s has no %s (not in its default provider)",
              OpenSSL_version(OPENSSL_VERSION), a->evp);
-    return 0;
+    return -1;
 }
 
 static ENGINE *padlock_engine(char *why, size_t n)
@@ -105,18 +105,18 @@ static ENGINE *padlock_engine(char *why, size_t n)
     return e;
 }
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct data *d = im->data;
     if ((d->v == V_INT || d->v == V_SIMD) && !im->env) {
         snprintf(why, n, "OpenSSL capability masks exist for x86 and aarch64 only");
-        return 0;
+        return -1;
     }
     if (d->v == V_PADLOCK) {
         if (!cpu_feature_status(FEAT_PL_ACE, why, n))
-            return 0;
+            return -1;
         if (!padlock_engine(why, n))
-            return 0;
+            return -1;
     }
     return algo_in_libcrypto(d->a, why, n);
 }
@@ -253,7 +253,7 @@ static const struct impl *impls(size_t *count)
                     .alg = a->id, .name = variants[v].name, .backend = "openssl",
                     .path = variants[v].path, .env = variants[v].env, .note = variants[v].note,
                     .ctx_size = sizeof(struct ctx), .data = &datas[nlist],
-                    .available = available, .init = init, .op = ops[a->kind], .cleanup = cleanup,
+                    .check = check, .init = init, .op = ops[a->kind], .cleanup = cleanup,
                 };
                 nlist++;
             }

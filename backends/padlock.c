@@ -89,17 +89,17 @@ static struct pl_mem *mem(struct pl_ctx *c)
     return (struct pl_mem *)p;
 }
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct kern *k = im->data;
     if (!cpu_feature_status(k->need, why, n))
-        return 0;
+        return -1;
     if (!hw_ops) {
         snprintf(why, n, "%s present and enabled, but %s", feature_table[k->need].label,
                  build_lacks);
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 /* --- AES key schedule (FIPS-197 5.2, 5.3.5) for 192/256-bit keys --- */
@@ -357,7 +357,7 @@ static const struct kern k_rng = { PL_RNG, FEAT_PL_RNG };
 
 #define ROW(id, k, initf, opf, nt)                                                            \
     { .alg = id, .name = "padlock", .backend = "padlock", .path = PATH_HW, .note = nt,         \
-      .ctx_size = sizeof(struct pl_ctx), .data = &k, .available = available,                  \
+      .ctx_size = sizeof(struct pl_ctx), .data = &k, .check = check,                         \
       .init = initf, .op = opf }
 
 static const struct impl list[] = {

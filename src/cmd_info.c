@@ -90,7 +90,7 @@ static void impl_section(FILE *o)
             if (strcmp(im->alg, algo_table[a].id))
                 continue;
             char why[256] = "";
-            int ok = im->available(im, why, sizeof why);
+            int ok = im->check(im, why, sizeof why) == 0;
             fprintf(o, "    %-6s %-28s %s%s\n", path_id[im->path], im->name,
                     ok ? "available" : "unavailable: ", ok ? "" : why);
             if (im->note && ok)

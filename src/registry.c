@@ -78,7 +78,7 @@ const struct impl *registry_reference(const struct impl *im)
     char why[256];
     for (size_t c = 0; c < sizeof candidates / sizeof candidates[0]; c++) {
         const struct impl *r = registry_find(im->alg, candidates[c]);
-        if (r && strcmp(r->backend, im->backend) != 0 && r->available(r, why, sizeof why))
+        if (r && strcmp(r->backend, im->backend) != 0 && r->check(r, why, sizeof why) == 0)
             return r;
     }
     return NULL;

@@ -155,7 +155,7 @@ void session_probe(struct session *s)
         abort();
     for (size_t i = 0; i < n; i++) {
         const struct impl *im = registry_get(i);
-        s->avail[i] = im->available(im, s->why[i], sizeof s->why[i]) ? 1 : 0;
+        s->avail[i] = im->check(im, s->why[i], sizeof s->why[i]) == 0;
     }
     s->nprobed = n;
     s->probed = 1;

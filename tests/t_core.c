@@ -72,10 +72,10 @@ static void test_registry(void)
         const struct impl *im = registry_get(i);
         CHECK(algo_find(im->alg) != NULL, "%s/%s: algorithm known", im->alg, im->name);
         CHECK(im->path < PATH_COUNT, "%s/%s: path valid", im->alg, im->name);
-        CHECK(im->available && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
+        CHECK(im->check && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
         CHECK(registry_find(im->alg, im->name) == im, "%s/%s: name unique", im->alg, im->name);
         char why[256] = "";
-        if (!im->available(im, why, sizeof why))
+        if (im->check(im, why, sizeof why))
             CHECK(why[0] != 0, "%s/%s: unavailable has a reason", im->alg, im->name);
         per_path[im->path]++;
         if (i)
@@ -94,7 +94,7 @@ static void test_registry(void)
 #endif
     const struct impl *idea = registry_find("idea-cbc", "openssl");
     char why[256] = "";
-    if (idea && !idea->available(idea, why, sizeof why))
+    if (idea && idea->check(idea, why, sizeof why))
         CHECK(strstr(why, "IDEA") != NULL, "missing IDEA names it: %s", why);
     CHECK(registry_find("sha256", "fault-crash") == NULL, "fault injection off by default");
 }

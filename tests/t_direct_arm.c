@@ -93,7 +93,7 @@ int main(void)
         if (!a)
             continue;
         why[0] = 0;
-        int on = im->available(im, why, sizeof why);
+        int on = im->check(im, why, sizeof why) == 0;
         if (masked_out(im, why))
             CHECK(!on, "%s: still available under ACCELSCOPE_DENY", im->alg);
         if (!on) {

@@ -95,7 +95,7 @@ static void check_reality(const struct silicon *l)
             im = &v[i];
     char why[300];
     double ceil;
-    if (!im || !im->available(im, why, sizeof why) ||
+    if (!im || im->check(im, why, sizeof why) ||
         silicon_ceiling("aes-128-cbc", 0, &ceil, why, sizeof why) != 0) {
         UNAVAILABLE("direct aes-128-cbc against its ceiling", im ? why : "no direct impl");
         return;

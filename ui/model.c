@@ -34,7 +34,7 @@ void model_probe(void)
         abort();
     for (size_t i = 0; i < n; i++) {
         const struct impl *im = registry_get(i);
-        ui.avail[i] = (unsigned char)im->available(im, ui.why[i], sizeof ui.why[i]);
+        ui.avail[i] = im->check(im, ui.why[i], sizeof ui.why[i]) == 0;
     }
     ui.probed = 1;
     model_rebuild();
