@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include "algo.h"
+#include "all.h"
 #include "check.h"
 #include "cpu.h"
 #include "csv.h"
 #include "csvread.h"
 #include "feature.h"
+#include "kat.h"
 #include "osslcap.h"
 #include "registry.h"
 #include "select.h"
@@ -61,6 +63,28 @@ static void test_discover(void)
     registry_discover();
     CHECK(registry_count() == n1, "registry_discover() twice lists the same (%zu)",
           registry_count());
+}
+
+/* kat_check follows impl.h's status rule: 0 = the known answer reproduced, KAT_NONE (not a
+ * failure) = none on file, negative = mismatch or failure, each with a reason. */
+static void test_kat(void)
+{
+    char why[256] = "";
+    const struct impl *p = registry_find("sha256", "portable");
+    CHECK(p && kat_check(p, why, sizeof why) == 0, "portable sha256 reproduces FIPS 180-4");
+    p = registry_find("chacha20-poly1305", "portable");
+    CHECK(p && kat_check(p, why, sizeof why) == KAT_NONE && why[0],
+          "no known answer on file for chacha20-poly1305, and why says so: %s", why);
+    setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
+    size_t n = 0;
+    const struct impl *v = backend_fault.impls(&n), *wrong = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].name, "fault-wrong") == 0)
+            wrong = &v[i];
+    why[0] = 0;
+    CHECK(wrong && kat_check(wrong, why, sizeof why) == -1 && why[0],
+          "a wrong sha256 fails its known answer: %s", why);
+    unsetenv("ACCELSCOPE_TEST_FAULTS");
 }
 
 static void test_registry(void)
@@ -258,6 +282,7 @@ int main(void)
     test_deny();
     test_discover();
     test_registry();
+    test_kat();
     test_select();
     test_osslcap();
     test_csv_quote();
