@@ -70,6 +70,8 @@ struct session *session_new(void)
     struct session *s = calloc(1, sizeof *s);
     if (!s)
         abort();
+    /* The kernel's drivers become implementations before the plan lists them. */
+    registry_discover();
     select_defaults(&s->sel);
     s->ceil_fd = -1;
     s->ceil_pid = -1;
