@@ -21,6 +21,10 @@ const char *afalg_transfer_note(enum algo_kind kind);
  * net.core.optmem_max (stored in *optmem when not NULL); 0 when unknown. */
 size_t afalg_aead_max(long *optmem);
 
+/* Every ACCELSCOPE_AFALG_DRIVERS entry is alg:driver with alg a kernel-path algorithm; 0, or
+ * -1 and why naming the bad entry and the accepted form. */
+int afalg_env_check(char *why, size_t n);
+
 extern const size_t afalg_ctx_size;
 int afalg_check(const struct impl *im, char *why, size_t n);
 int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,

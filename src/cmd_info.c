@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cpu.h"
+#include "env.h"
 #include "silicon.h"
 #include "osslcap.h"
 #include "registry.h"
@@ -140,7 +141,7 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     char why[512];
-    if (cpu_deny_check(why, sizeof why)) {
+    if (env_check(why, sizeof why)) {
         fprintf(stderr, "accelscope info: %s\n", why);
         return EXIT_USAGE;
     }

@@ -55,6 +55,9 @@ struct backend {
      * /proc/crypto, binds sockets to instantiate templates): called once, by
      * registry_discover(); until then impls() lists none of them. */
     void (*discover)(void);
+    /* Optional: 0 when the environment variables this backend reads are well formed; else
+     * nonzero and why (naming the accepted form). Every front end refuses a bad one. */
+    int (*check_env)(char *why, size_t n);
 };
 
 extern const char *const path_id[PATH_COUNT];    /* "c", "asm", "hw", "kernel" */

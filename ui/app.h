@@ -84,7 +84,7 @@ struct app {
 extern struct app ui;
 
 /* term.c: the terminal, signals, colours and glyphs. */
-int term_open(void);
+int term_open(void); /* 0, or the exit status: 2 refused (message said), 1 failed */
 void term_close(void);
 int term_signal_pending(void); /* returns the signal number to exit with, or 0 */
 int term_sigfd(void);          /* readable when a signal arrived */

@@ -167,8 +167,10 @@ void chart_details(int y, int w, const struct cell *c)
                  c->impl->note ? (ui.utf8 ? " \u2014 " : " - ") : "",
                  c->impl->note ? c->impl->note : "");
     } else {
-        ui_textf(y, 1, w - 2, ui_attr(status_role(r->status)), "%s: %s%s%s", head,
-                 result_status_text(r, st, sizeof st), r->reason[0] ? ": " : "", r->reason);
+        const char *text = result_status_text(r, st, sizeof st); /* no "cancelled: cancelled" */
+        const char *why = strcmp(r->reason, text) ? r->reason : "";
+        ui_textf(y, 1, w - 2, ui_attr(status_role(r->status)), "%s: %s%s%s", head, text,
+                 why[0] ? ": " : "", why);
     }
 }
 

@@ -4,17 +4,15 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "registry.h"
+#include "spawn.h"
 #include "ui.h"
 #include "worker.h"
 
 int main(int argc, char **argv)
 {
+    spawn_stdio_init();
     if (argc >= 2 && !strcmp(argv[1], "__worker"))
         return worker_main(argc - 1, argv + 1);
-    /* Interim, until session_new() does it: kernel drivers for run, the TUI and the demo. */
-    if (argc < 2 || !strcmp(argv[1], "run") || !strcmp(argv[1], "demo"))
-        registry_discover();
     if (argc < 2)
         return ui_main(0);
     const char *cmd = argv[1];

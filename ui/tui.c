@@ -338,8 +338,9 @@ static void stop_children(void)
 int ui_main(int demo)
 {
     ui.info_fd = -1;
-    if (term_open())
-        return 1;
+    int refused = term_open();
+    if (refused)
+        return refused;
     model_init();
     model_rebuild();
     ui_set_status(0, "r measures the selection %s s picks what to measure %s ? lists every key",

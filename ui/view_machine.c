@@ -15,39 +15,21 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "spawn.h"
 
 void machine_view_init(void)
 {
     ui.info_fd = -1;
-    int p[2];
-    if (pipe2(p, O_CLOEXEC))
-        goto fail;
-    pid_t pid = fork();
-    if (pid < 0)
-        goto close_pipe;
-    if (pid == 0) {
-        dup2(p[1], 1);
-        dup2(p[1], 2);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0)
-            dup2(nul, 0);
-        char *argv[] = { "accelscope", "info", "--clock", "--limits", NULL };
-        execv("/proc/self/exe", argv);
-        _exit(127);
+    char why[200];
+    char *argv[] = { "accelscope", "info", "--clock", "--limits", NULL };
+    pid_t pid = spawn_piped("/proc/self/exe", argv, NULL, &ui.info_fd, why, sizeof why);
+    if (pid < 0) {
+        ui.info_done = 1;
+        ceiling_load("");
+        ui_set_status(1, "machine view: cannot run 'accelscope info': %s", why);
+        return;
     }
-    close(p[1]);
-    fcntl(p[0], F_SETFL, O_NONBLOCK);
-    ui.info_fd = p[0];
     ui.info_pid = pid;
-    return;
-
-close_pipe:
-    close(p[0]);
-    close(p[1]);
-fail:
-    ui.info_done = 1;
-    ceiling_load("");
-    ui_set_status(1, "machine view: cannot run 'accelscope info': %s", strerror(errno));
 }
 
 int machine_view_pollfd(struct pollfd *fd)
