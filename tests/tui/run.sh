@@ -15,16 +15,6 @@ tmp=$(mktemp -d /tmp/accelscope-tui.XXXXXX)
 trap 'tui_kill_server; rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() {
-    fail=$((fail + 1)); echo "FAIL $1"
-    [ -n "${2:-}" ] && { echo "---- screen of $2:"; tui_cap "$2" 2>/dev/null | sed 's/^/    /'; echo "----"; }
-}
-# check NAME SESSION REGEX [SECONDS]
-check() { if tui_wait "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$2"; fi; }
-# check_not NAME SESSION REGEX: the screen does not show REGEX now.
-check_not() { if tui_cap "$2" | grep -Eq -- "$3"; then bad "$1" "$2"; else ok "$1"; fi; }
-
 # 1. Start-up: header, features strip, paths view, footer.
 tui_start main 100 32 "$tmp" "$bin"
 check "start: header names OpenSSL and the kernel" main 'accelscope · .*OpenSSL [0-9].*Linux '
