@@ -4,12 +4,12 @@
 # Starts the TUI, checks the features strip, measures sha256, aes-128-ctr and aes-128-gcm at
 # 1 KiB, exports the rows and checks that each verified or says why it is unavailable
 # (WANT_WRONG names the implementation whose aes-128-ctr row must say "wrong output"), quits.
-# Usage: tests/tui/quick.sh BIN [FEATURE...]  where FEATURE is +LABEL (shown ✔) or -LABEL
-# (shown ✘), labels as in the features strip: +AES-NI -SHA. The environment (QEMU_CPU,
+# Usage: tests/tui/quick.sh BIN [FEATURE...]  where FEATURE is +LABEL (shown ✔), -LABEL
+# (shown ✘) or ~LABEL (◐: present but denied), labels as in the features strip: +AES-NI -SHA. The environment (QEMU_CPU,
 # ACCELSCOPE_DENY) passes through to the TUI. Ends with "N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${1:?usage: tests/tui/quick.sh BIN [+LABEL|-LABEL...]}
+bin=${1:?usage: tests/tui/quick.sh BIN [+LABEL|-LABEL|~LABEL...]}
 shift
 case "$bin" in /*) ;; *) bin=$(pwd)/$bin ;; esac
 . "$here/lib.sh"
@@ -27,7 +27,7 @@ tui_start quick 110 40 "$tmp" env $envs "$bin"
 check "start: features strip" quick 'features: .*(✔|✘)' 30
 for f in "$@"; do
     label=${f#?}
-    case $f in +*) sym=✔ ;; -*) sym=✘ ;; *) bad "bad feature argument '$f'"; continue ;; esac
+    case $f in +*) sym=✔ ;; -*) sym=✘ ;; '~'*) sym=◐ ;; *) bad "bad feature argument '$f'"; continue ;; esac
     # A label ends at a space or the end of the line: ✘AVX must not match ✘AVX2.
     check "features strip: $sym$label" quick "$sym$label( |\$)" 2
 done
