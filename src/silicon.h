@@ -59,6 +59,10 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
  * with a run made while the clock was lower (turbo, a busy host). */
 double silicon_core_mhz_now(void);
 
+/* Tests: replaces the measured figures with s (copied), as if silicon_measure() had seen
+ * them, so the ceiling model can be checked against figures worked out by hand. */
+void silicon_set_for_test(const struct silicon *s);
+
 /* The table as "key: value" lines, for `info`. */
 void silicon_describe(FILE *out);
 
