@@ -23,7 +23,8 @@ static void cpu_section(FILE *o)
     fprintf(o, "  architecture: %s\n", c->arch);
     fprintf(o, "  vendor: %s\n", c->vendor);
     fprintf(o, "  brand: %s\n", c->brand);
-    fprintf(o, "  codename: %s\n", c->codename[0] ? c->codename : "(unknown)");
+    fprintf(o, "  codename: %s\n", c->codename[0] ? c->codename
+                                   : c->codename_note[0] ? c->codename_note : "(unknown)");
     fprintf(o, "  family/model/stepping: %d/%d/%d (0x%x/0x%x/0x%x)\n", c->family, c->model,
             c->stepping, c->family, c->model, c->stepping);
     fprintf(o, "  cores/threads: %d/%d\n", c->cores, c->threads);

@@ -8,6 +8,7 @@
 #   max       everything qemu emulates. qemu-user 7.2 computes the upper 128-bit lane of
 #             256-bit VAESENC wrongly (REFERENCE.md): there `direct-vaes` must be reported as
 #             `wrong output`, a test of the verifier. Other qemu versions are named, not assumed.
+#   EPYC-Milan with family 0x1A (Zen 5): `info` only, no codename libcpuid 0.6.2 would guess.
 # The TUI runs tests/tui/quick.sh, not the full suite: under emulation that would take longer
 # than the budget of this target (4 minutes on 2 cores).
 # Usage: tests/cpus/run.sh [MODEL...]. Ends with "N passed, N failed".
@@ -103,6 +104,21 @@ for model in ${*:-qemu64 Westmere Haswell max}; do
     QEMU_CPU=$model WANT_WRONG=$WRONG timeout 300 sh tests/tui/quick.sh $BIN $LABELS >"$LOG/tui-$model.log" 2>&1
     suite "$model: TUI (tests/tui/quick.sh)" "$LOG/tui-$model.log"
 done
+# Identity: a Zen 5 (family 0x1A) is not in libcpuid 0.6.2's tables, which name it "Abu
+# Dhabi" (a 2012 Opteron); info must give the family/model and say libcpuid does not know it.
+if [ $# = 0 ]; then
+    zen5="EPYC-Milan,family=26,model=2"
+    echo "== -cpu $zen5 (a family 0x1A CPU)"
+    QEMU_CPU=$zen5 timeout 60 $BIN info 2>/dev/null | grep -E '^  (codename|family)' >"$LOG/info-zen5.log"
+    sed 's/^/    /' "$LOG/info-zen5.log"
+    if grep -q 'Abu Dhabi' "$LOG/info-zen5.log" || ! grep -q 'family/model/stepping: 26/2/' "$LOG/info-zen5.log"; then
+        bad "family 0x1A: no wrong codename, family and model shown"
+    elif grep -q 'codename: (unknown)' "$LOG/info-zen5.log" || grep -q 'codename: unknown to libcpuid [0-9.]* (family 0x1a model 0x2)' "$LOG/info-zen5.log"; then
+        ok "family 0x1A: no wrong codename, family and model shown"
+    else
+        ok "family 0x1A: no wrong codename, family and model shown (a libcpuid newer than 0.6.2 names it)"
+    fi
+fi
 echo "check-cpus: $(($(date +%s) - START)) s; logs in $LOG"
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
