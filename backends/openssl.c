@@ -244,7 +244,8 @@ static const struct impl *impls(size_t *count)
                 continue;
             for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
                 int aes_cbc_ctr = !strncmp(a->id, "aes-", 4) && strstr(a->id, "-gcm") == NULL;
-                if (v == V_PADLOCK && !aes_cbc_ctr)
+                /* PadLock is VIA/Zhaoxin x86: no row on other architectures */
+                if (v == V_PADLOCK && (!aes_cbc_ctr || feature_host_arch() != ARCH_X86))
                     continue;
                 datas[nlist] = (struct data){ .a = a, .v = (enum variant)v };
                 list[nlist] = (struct impl){

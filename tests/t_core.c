@@ -1,5 +1,6 @@
-/* The core without workers: feature table, registry, selection parsing, capability decoding,
- * CSV quoting and atomic, no-clobber writing. */
+/* The core without workers: feature table, registry (only rows that can exist on this
+ * architecture), libcpuid codename trust, selection parsing, capability decoding, CSV quoting
+ * and atomic, no-clobber writing. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -7,6 +8,7 @@
 
 #include "algo.h"
 #include "check.h"
+#include "clock.h"
 #include "cpu.h"
 #include "csv.h"
 #include "csvread.h"
@@ -26,7 +28,7 @@ static void test_features(void)
     CHECK(feature_by_key("nonsense") == -1, "unknown key");
     char why[200];
     /* No CPU has both x86 and ARM features: the other family reads as absent, with a reason. */
-    int x86 = cpu_get()->present[FEAT_AESNI] || cpu_get()->present[FEAT_SSSE3];
+    int x86 = feature_host_arch() == ARCH_X86; /* not from the features: qemu64 has none */
     enum feature other = x86 ? FEAT_ARM_AES : FEAT_AESNI;
     CHECK(!cpu_feature_status(other, why, sizeof why) && strstr(why, "CPU lacks"),
           "absent feature has a reason: %s", why);
@@ -277,8 +279,42 @@ static void test_codename(void)
     }
 }
 
+/* Only what can exist here: off x86 no PadLock or RDRAND/RDSEED rows and no reason in x86
+ * words (CPUID); on x86 those rows stay, with their reason where the CPU lacks the unit. The
+ * clock line names this architecture's counter. */
+static void test_only_here(void)
+{
+    int x86 = feature_host_arch() == ARCH_X86, padlock_rows = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct impl *im = registry_get(i);
+        int x86_only = !strncmp(im->name, "padlock", 7) || !strcmp(im->alg, "rdrand") ||
+                       !strcmp(im->alg, "rdseed") || !strcmp(im->alg, "xstore");
+        padlock_rows += !strcmp(im->name, "padlock-engine");
+        CHECK(x86 || !x86_only, "%s/%s is x86-only, yet a row here", im->alg, im->name);
+        char why[256] = "";
+        if (!im->available(im, why, sizeof why))
+            CHECK(x86 || !strstr(why, "CPUID"), "%s/%s: x86 words off x86: %s", im->alg,
+                  im->name, why);
+    }
+    CHECK(!x86 || padlock_rows >= 5, "x86: padlock-engine rows for AES-CBC/CTR (%d)",
+          padlock_rows);
+    const char *label;
+    char what[200];
+    double mhz = clock_counter_mhz(&label, what, sizeof what);
+#if defined(__aarch64__)
+    CHECK(!strcmp(label, "generic timer") && mhz > 0 && strstr(what, "CNTFRQ_EL0"),
+          "aarch64 counter: %s %.1f MHz (%s)", label, mhz, what);
+#elif defined(__x86_64__) || defined(__i386__)
+    CHECK(!strcmp(label, "TSC") && (mhz > 0 || strstr(what, "CPUID")), "x86 counter: %s %.1f (%s)",
+          label, mhz, what);
+#else
+    CHECK(mhz == 0 && what[0], "no counter here, with a reason: %s", what);
+#endif
+}
+
 int main(void)
 {
+    test_only_here();
     test_features();
     test_codename();
     test_deny();
