@@ -2,6 +2,7 @@
 #   make            build ./accelscope
 #   make run        install missing build dependencies, build, start the TUI
 #   make check      install missing dependencies, build, run the test suites (also under ASan+UBSan)
+#   make check-cpus the CLI and TUI under qemu-x86_64 as other CPUs (no AES-NI, no AVX, no SHA, max)
 #   make bench      benchmark scripts (ratios measured side by side)
 #   make install / uninstall / clean
 # Overridable: CC CFLAGS LDFLAGS PREFIX DESTDIR CROSS_COMPILE PKG_CONFIG
@@ -78,7 +79,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CORE_LIB := $(BUILD)/libaccelscope.a
 BIN := $(BUILD)/accelscope
 
-.PHONY: all run check check-kernel check-cross bench screenshots deps \
+.PHONY: all run check check-cpus check-kernel check-cross bench screenshots deps \
         install uninstall clean tests
 all: accelscope
 
@@ -129,6 +130,10 @@ check-kernel: deps
 
 check-cross:
 	@sh tests/cross/run.sh
+
+# The CLI and a short TUI pass under qemu-x86_64 as other CPU models (tests/cpus/run.sh).
+check-cpus: deps
+	@sh tests/cpus/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory accelscope tests

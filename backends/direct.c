@@ -126,7 +126,11 @@ static const struct impl *impls(size_t *count)
 
 static void describe(FILE *out)
 {
+#if defined(__i386__)
     fprintf(out, "direct: no kernels: asm/x86_64 is for x86-64 builds only\n");
+#else
+    (void)out; /* not x86: nothing of x86 to speak of */
+#endif
 }
 
 #endif

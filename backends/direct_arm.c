@@ -307,8 +307,12 @@ static const struct impl *impls(size_t *count)
 
 static void describe(FILE *out)
 {
+#if defined(__arm__)
     fprintf(out, "direct ARMv8 kernels: not in this build (they exist only in aarch64 "
                  "builds: make CROSS_COMPILE=aarch64-linux-gnu-)\n");
+#else
+    (void)out; /* not Arm: nothing of Arm to speak of */
+#endif
 }
 
 #endif

@@ -243,10 +243,11 @@ static const struct impl *impls(size_t *count)
             if (!a->evp)
                 continue;
             for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-                /* PadLock ACE does AES (the only algorithm with rounds) in CBC and CTR */
+                /* PadLock ACE does AES (the only algorithm with rounds) in CBC and CTR, and
+                 * exists only on VIA/Zhaoxin x86: no row on other architectures */
                 int aes_cbc_ctr =
                     a->rounds && (a->mode == ALGO_MODE_CBC || a->mode == ALGO_MODE_CTR);
-                if (v == V_PADLOCK && !aes_cbc_ctr)
+                if (v == V_PADLOCK && (!aes_cbc_ctr || feature_host_arch() != ARCH_X86))
                     continue;
                 datas[nlist] = (struct data){ .a = a, .v = (enum variant)v };
                 list[nlist] = (struct impl){

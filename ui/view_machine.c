@@ -101,10 +101,14 @@ static const char *fact(const char *key, char *buf, size_t n)
 void machine_view_draw(struct rect r)
 {
     char core[64], tsc[64];
+    /* info names the fixed-rate counter of its architecture (src/clock.h) */
+    const char *counter = ui.info && strstr(ui.info, "generic timer: ") ? "generic timer" : "TSC";
+    char key[24];
+    snprintf(key, sizeof key, "%s: ", counter);
     ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_OK) | A_BOLD,
-             "core clock: %s %s TSC: %s %s from accelscope info --clock --limits; arrows, PgUp/PgDn scroll",
-             fact("core clock: ", core, sizeof core), ui_glyph(G_DOT), fact("TSC: ", tsc, sizeof tsc),
-             ui_glyph(G_DOT));
+             "core clock: %s %s %s: %s %s from accelscope info --clock --limits; arrows, PgUp/PgDn scroll",
+             fact("core clock: ", core, sizeof core), ui_glyph(G_DOT), counter,
+             fact(key, tsc, sizeof tsc), ui_glyph(G_DOT));
     int h = r.h - 1, *top = &ui.top[V_MACHINE];
     if (!ui.info_len) {
         ui_textf(r.y + 2, 2, r.w - 4, ui_attr(ROLE_WARN), "reading the machine (accelscope info --clock --limits)%s",

@@ -15,16 +15,6 @@ tmp=$(mktemp -d /tmp/accelscope-tui.XXXXXX)
 trap 'tui_kill_server; rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() {
-    fail=$((fail + 1)); echo "FAIL $1"
-    [ -n "${2:-}" ] && { echo "---- screen of $2:"; tui_cap "$2" 2>/dev/null | sed 's/^/    /'; echo "----"; }
-}
-# check NAME SESSION REGEX [SECONDS]
-check() { if tui_wait "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$2"; fi; }
-# check_not NAME SESSION REGEX: the screen does not show REGEX now.
-check_not() { if tui_cap "$2" | grep -Eq -- "$3"; then bad "$1" "$2"; else ok "$1"; fi; }
-
 # 1. Start-up: header, features strip, paths view, footer.
 tui_start main 100 32 "$tmp" "$bin"
 check "start: header names OpenSSL and the kernel" main 'accelscope · .*OpenSSL [0-9].*Linux '
@@ -60,10 +50,15 @@ check "run: progress line (cell i of n, elapsed, left)" main 'cell [0-9]+ of [0-
 check "run: finishes" main 'done in [0-9.]+ s' 60
 tui_keys main '<'
 check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s +×[0-9.]+'
-if "$bin" info --limits 2>/dev/null | grep -q 'limits ceiling sha256:'; then
+# A ceiling only where `info` gives a figure ("limits ceiling sha256: none: ... CPU lacks SHA"
+# on a CPU without SHA-NI): then the heading must not name one.
+ceil=$("$bin" info --limits 2>/dev/null | grep 'limits ceiling sha256:')
+if printf '%s\n' "$ceil" | grep -Eq 'limits ceiling sha256: [0-9.]+ (MB|GB)/s'; then
     check "ceiling: named in the heading (marker on the bars where it fits the scale)" main 'sha256 16 B · full bar .* · silicon ceiling [0-9.]+ (MB|GB)/s'
 else
-    echo "     (no silicon ceiling for sha256 here: 'accelscope info --limits' says why)"
+    echo "UNAVAILABLE: silicon ceiling for sha256: ${ceil:-accelscope info --limits gives none}"
+    check "ceiling: sha256 heading without one" main 'sha256 16 B · full bar'
+    check_not "ceiling: none named where info has none" main 'sha256 16 B .*silicon ceiling'
 fi
 tui_keys main l
 check "log scale: legend says so" main 'scale log'
@@ -73,7 +68,13 @@ check "sizes view: groups per size" main 'aes-128-gcm encrypt 4 KiB'
 tui_keys main 3
 check "matrix view: best per column starred" main '[0-9.]+\*'
 tui_keys main 4
-check "machine view: measured core clock" main 'core clock: ([0-9]+ MHz|unknown)' 15
+# The core clock is a chain of dependent adds timed by CLOCK_MONOTONIC (src/clock.c), written
+# for x86 and aarch64: a figure there; elsewhere "unknown" and the reason.
+if uname -m | grep -Eq '^(x86_64|i[3-6]86|aarch64)$'; then
+    check "machine view: measured core clock" main 'core clock: [0-9]+ MHz' 15
+else
+    check "machine view: core clock unknown, with the reason" main 'core clock: unknown: [A-Za-z]' 15
+fi
 tui_keys main End
 check "machine view: scrolls to the backends (/proc/crypto drivers)" main '(afalg|Backend)' 5
 tui_keys main 5
@@ -94,6 +95,7 @@ click main 20 $((row - 1))
 check "mouse: click selects a bar (details line)" main '/openssl-int · [0-9]+ (B|KiB):'
 
 tui_keys main 5
+tui_wait main '\] sha512' # the setup screen is drawn before its rows are looked up
 row=$(tui_cap main | grep -n '\] sha512' | head -1 | cut -d: -f1)
 click main 3 $((row - 1))
 check "mouse: click toggles a picker" main '\[x\] sha512'
