@@ -371,3 +371,23 @@ void silicon_describe(FILE *out)
     }
     fprintf(out, "limits measured in: %.0f ms\n", lim.measure_ms);
 }
+
+/* The figures measured by another process of this same program (the session's ceilings
+ * child, a fork: its string pointers are valid here too, the image is the same). */
+void silicon_adopt(const struct silicon *l)
+{
+    lim = *l;
+    measured = 1;
+}
+
+void silicon_adopt_failure(const char *why)
+{
+    memset(&lim, 0, sizeof lim);
+    snprintf(lim.why, sizeof lim.why, "%s", why);
+    measured = 1;
+}
+
+int silicon_has_model(const char *alg)
+{
+    return modelled(alg);
+}
