@@ -171,24 +171,43 @@ void chart_details(int y, int w, const struct cell *c)
     }
 }
 
+/* What the reasons of a path's cells share: all of it, or its leading "what: " parts up to
+ * where they differ ("AF_ALG not in this kernel (EAFNOSUPPORT): needs CONFIG_..._HASH" and
+ * "..._AEAD" share "AF_ALG not in this kernel (EAFNOSUPPORT)"). 0 when nothing is shared. */
+static size_t shared_reason(char *common, size_t len, const char *reason)
+{
+    size_t i = 0;
+    while (i < len && common[i] == reason[i])
+        i++;
+    if (i == len && (!reason[i] || !strncmp(reason + i, ": ", 2)))
+        return len;
+    while (i >= 2 && strncmp(common + i - 2, ": ", 2))
+        i--;
+    return i >= 2 ? i - 2 : 0;
+}
+
 int chart_folded(enum path p, char *why, size_t n)
 {
     if (ui.show_unavail)
         return 0;
-    const char *reason = NULL;
-    size_t count = 0;
+    char common[sizeof ((struct result *)0)->reason];
+    size_t count = 0, len = 0;
     for (size_t i = 0; i < session_ncells(ui.s); i++) {
         const struct cell *c = session_cell(ui.s, i);
         if (c->impl->path != p)
             continue;
-        if (c->r.status != RES_UNAVAILABLE || (reason && strcmp(reason, c->r.reason)))
+        if (c->r.status != RES_UNAVAILABLE)
             return 0;
-        reason = c->r.reason;
-        count++;
+        if (!count++) {
+            snprintf(common, sizeof common, "%s", c->r.reason);
+            len = strlen(common);
+        } else if (!(len = shared_reason(common, len, c->r.reason))) {
+            return 0;
+        }
     }
     if (count < 2) /* one row says it as briefly as one line */
         return 0;
-    snprintf(why, n, "%s", reason);
+    snprintf(why, n, "%.*s", (int)len, common);
     return 1;
 }
 

@@ -6,6 +6,8 @@
 
 #include "app.h"
 
+static double pressed; /* when r started the run: "done in" counts from there */
+
 void run_key(void)
 {
     int queued = session_queued(ui.s);
@@ -15,6 +17,7 @@ void run_key(void)
         return; /* else the session's SESSION_RUN_DONE writes the status */
     }
     char why[512];
+    pressed = ui_now();
     switch (session_start(ui.s, why, sizeof why)) {
     case 0:
         ui_set_status(0, "measuring %zu cells; r or Esc cancels", session_ncells(ui.s));
@@ -48,9 +51,7 @@ static int part(char *b, size_t n, size_t count, const char *what)
 static void done_status(void)
 {
     struct session_tally t;
-    struct session_progress p;
     session_tally(ui.s, &t);
-    session_progress(ui.s, &p);
     char tail[256] = "";
     int k = 0;
     k += part(tail + k, sizeof tail - (size_t)k, t.failed, "failed (see their rows)");
@@ -59,8 +60,8 @@ static void done_status(void)
     if (t.cancelled || t.pending)
         ui_set_status(t.failed != 0, "cancelled: %zu cells measured are kept%s", t.ok, tail);
     else
-        ui_set_status(t.failed != 0, "done in %.1f s: %zu cells measured%s", p.elapsed, t.ok,
-                      tail);
+        ui_set_status(t.failed != 0, "done in %.1f s: %zu cells measured%s", ui_now() - pressed,
+                      t.ok, tail);
 }
 
 void run_event(enum session_event ev)

@@ -356,7 +356,8 @@ int ui_main(int demo)
     session_probe(ui.s);
     app_rebuild(); /* unavailable cells say why */
     ui_trace("probe_ms", (ui_now() - t) * 1e3);
-    session_ceilings_start(ui.s);
+    if (!demo) /* the stage demo's own session measures them (demo.c) */
+        session_ceilings_start(ui.s);
     if (bench_maybe()) {
         stop_children();
         term_close();
