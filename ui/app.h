@@ -121,8 +121,8 @@ int machine_view_pollfd(struct pollfd *fd);
 void machine_view_input(void);
 void machine_view_end(void);
 int machine_view_wait(void);          /* blocks until the info child is done; for bench.c */
-void setup_draw(struct rect r);        int setup_key(int ch);   /* pickers.c */
-int setup_editing(void);
+void setup_view_draw(struct rect r);   int setup_view_key(int ch);   /* view_setup.c */
+int setup_view_editing(void);
 int panel_impls_init(void);            /* panel_impls.c: builds the items, returns how many */
 void panel_impls_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase);
 void panel_impls_toggle(struct selection *sel, int k); /* space, Enter or a click on item k */

@@ -118,7 +118,7 @@ void ui_draw(void)
     case V_SIZES: sizes_view_draw(r); break;
     case V_MATRIX: matrix_view_draw(r); break;
     case V_MACHINE: machine_view_draw(r); break;
-    case V_SETUP: setup_draw(r); break;
+    case V_SETUP: setup_view_draw(r); break;
     }
     draw_status(ui.rows - 2);
     footer_draw(ui.rows - 1);
@@ -133,7 +133,7 @@ static int view_key(int ch)
     case V_SIZES: return sizes_view_key(ch);
     case V_MATRIX: return matrix_view_key(ch);
     case V_MACHINE: return machine_view_key(ch);
-    case V_SETUP: return setup_key(ch);
+    case V_SETUP: return setup_view_key(ch);
     }
     return 0;
 }
@@ -183,8 +183,8 @@ static void key(int ch)
         export_key(ch);
         return;
     }
-    if (ui.view == V_SETUP && setup_editing()) {
-        setup_key(ch);
+    if (ui.view == V_SETUP && setup_view_editing()) {
+        setup_view_key(ch);
         return;
     }
     switch (ch) {

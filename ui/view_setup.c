@@ -273,7 +273,7 @@ static void details(int y, int w)
     ui_text(y, 1, w - 2, ui_attr(ROLE_DIM), b);
 }
 
-void setup_draw(struct rect r)
+void setup_view_draw(struct rect r)
 {
     build_opts();
     int w0 = r.w >= 120 ? 26 : 22, w1 = r.w >= 120 ? 30 : 26, x2 = 1 + w0 + w1;
@@ -313,7 +313,7 @@ void setup_draw(struct rect r)
     details(r.y + r.h - 1, r.w);
 }
 
-int setup_key(int ch)
+int setup_view_key(int ch)
 {
     build_opts();
     if (editing) {
@@ -353,7 +353,7 @@ int setup_key(int ch)
     return 1;
 }
 
-int setup_editing(void)
+int setup_view_editing(void)
 {
     return editing;
 }
