@@ -41,7 +41,7 @@ struct selection *app_sel_edit(void)
     char why[256];
     struct selection *sel = session_sel_edit(ui.s, why, sizeof why);
     if (!sel)
-        ui_set_status(1, "%s: press r or Esc to cancel the run first", why);
+        ui_set_status(1, "%s (r or Esc cancels it)", why);
     return sel;
 }
 

@@ -27,6 +27,7 @@ int bench_maybe(void)
         r->samples = 5;
     }
     /* The machine view drawn full: wait for `info` to finish. */
+    session_ceilings_start(ui.s); /* started already, unless for the stage demo */
     while (!session_ceilings_ready(ui.s)) {
         struct pollfd fds[4];
         int nfds = session_pollfds(ui.s, fds, 4);

@@ -19,8 +19,9 @@ void run_key(void)
     char why[512];
     pressed = ui_now();
     switch (session_start(ui.s, why, sizeof why)) {
-    case 0:
-        ui_set_status(0, "measuring %zu cells; r or Esc cancels", session_ncells(ui.s));
+    case 0: /* a plan of unavailable cells only has already ended and said so */
+        if (session_running(ui.s))
+            ui_set_status(0, "measuring %zu cells; r or Esc cancels", session_ncells(ui.s));
         break;
     case 1:
         ui_set_status(0, "measuring the silicon's limits first (under a second)%s r or Esc "
@@ -52,11 +53,12 @@ static void done_status(void)
 {
     struct session_tally t;
     session_tally(ui.s, &t);
-    char tail[256] = "";
+    char tail[320] = "";
     int k = 0;
     k += part(tail + k, sizeof tail - (size_t)k, t.failed, "failed (see their rows)");
     k += part(tail + k, sizeof tail - (size_t)k, t.cancelled, "cancelled");
-    part(tail + k, sizeof tail - (size_t)k, t.pending, "not reached (r measures them)");
+    k += part(tail + k, sizeof tail - (size_t)k, t.pending, "not reached");
+    part(tail + k, sizeof tail - (size_t)k, t.unavailable, "unavailable here");
     if (t.cancelled || t.pending)
         ui_set_status(t.failed != 0, "cancelled: %zu cells measured are kept%s", t.ok, tail);
     else

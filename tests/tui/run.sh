@@ -157,7 +157,7 @@ tui_keys cancel 2 r
 tui_wait cancel 'cell [3-9] of' 20
 tui_keys cancel r
 check "cancel: status line" cancel 'cancelled: [0-9]+ cells measured are kept'
-check "cancel: running cell marked cancelled" cancel 'cancelled$|cancelled: cancelled'
+check "cancel: running cell marked cancelled" cancel 'cancelled( +[v^])?$|cancelled: cancelled'
 check "cancel: finished cells keep their bars" cancel '[0-9.]+ (MB|GB|kB)/s'
 tui_keys cancel q
 
