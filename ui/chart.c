@@ -171,7 +171,9 @@ void chart_details(int y, int w, const struct cell *c)
     }
 }
 
-/* What the reasons of a path's cells share: all of it, or its leading "what: " parts up to
+/* Computed here from session_cell() data, as session.h has no such figure yet; `run` could
+ * use it too, and then it belongs in the session.
+ * What the reasons of a path's cells share: all of it, or its leading "what: " parts up to
  * where they differ ("AF_ALG not in this kernel (EAFNOSUPPORT): needs CONFIG_..._HASH" and
  * "..._AEAD" share "AF_ALG not in this kernel (EAFNOSUPPORT)"). 0 when nothing is shared. */
 static size_t shared_reason(char *common, size_t len, const char *reason)
