@@ -1,5 +1,6 @@
-/* What the chart views share: one bar row per cell, the legend, the details of the selected
- * cell, navigation, and the hook for the silicon's ceiling. */
+/* What the chart views share: one bar row per cell (its figures and derived figures come from
+ * the session: cell->d), the legend, the details of the selected cell, navigation, the
+ * silicon's ceiling marker, and the folding of a reason shared by a whole path. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The TUI's entry point and event loop: one poll(2) over the keyboard, the signal pipe, the
- * session's workers and ceilings child, and the machine-info child; nothing spins, so an idle screen costs
- * nothing and a key is answered as soon as it arrives, measuring or not. */
+ * session's workers and ceilings child, and the machine-info child; nothing spins, so an idle
+ * screen costs nothing and a key is answered as soon as it arrives, measuring or not. */
 #include <curses.h>
 #include <errno.h>
 #include <signal.h>
