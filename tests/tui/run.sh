@@ -89,11 +89,13 @@ col=$(tui_cap main | grep ' 3 Matrix ' | head -1 | python3 -c "import sys;print(
 click main "$col" $((row - 1))
 check "mouse: click on a tab" main 'best of each column highlighted'
 tui_keys main 1
+tui_wait main 'openssl-int' 5
 row=$(tui_cap main | grep -n 'openssl-int' | head -1 | cut -d: -f1)
 click main 20 $((row - 1))
 check "mouse: click selects a bar (details line)" main '/openssl-int · [0-9]+ (B|KiB):'
 
 tui_keys main 5
+tui_wait main '\] sha512' 5 # the setup view drawn before its rows are read
 row=$(tui_cap main | grep -n '\] sha512' | head -1 | cut -d: -f1)
 click main 3 $((row - 1))
 check "mouse: click toggles a picker" main '\[x\] sha512'
