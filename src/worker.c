@@ -123,7 +123,7 @@ static int verify_pair(const struct algo *a, const struct impl *im, const struct
 {
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
     size_t olen = algo_out_len(a, len), cap = len + ALGO_MAX_OUT_EXTRA;
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = decrypt && algo_has_direction(a);
     /* One slot each, reused by both ops: a 16 MiB job costs 3 x 16 MiB here, not 7. */
     uint8_t *pt = malloc(cap), *got = calloc(1, cap), *want = calloc(1, cap);
     uint8_t *ct = dec ? malloc(2 * cap) : NULL;
@@ -331,7 +331,11 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
                         "SECONDS SAMPLES CPU"), -1;
     if (!(j->a = algo_find(argv[1])))
         return snprintf(why, n, "unknown algorithm '%s'", argv[1]), -1;
-    if (!(j->im = registry_find(argv[1], argv[2])))
+    if (!(j->im = registry_find(argv[1], argv[2]))) {
+        registry_discover(); /* a kernel driver: found only by looking */
+        j->im = registry_find(argv[1], argv[2]);
+    }
+    if (!j->im)
         return snprintf(why, n, "no implementation %s of %s", argv[2], argv[1]), -1;
     if (select_parse_size(argv[3], &j->len, sz, sizeof sz) ||
         algo_check_size(j->a, j->len, sz, sizeof sz))
@@ -346,10 +350,12 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
                         SELECT_MIN_TIME, SELECT_MAX_TIME), -1;
     if (int_arg(argv[6], 1, MAX_SAMPLES, &samples))
         return snprintf(why, n, "bad samples '%s'; accepted: 1 to %d", argv[6], MAX_SAMPLES), -1;
-    int usable = sched_getaffinity(0, sizeof all, &all) ? CPU_SETSIZE : CPU_COUNT(&all);
-    if (int_arg(argv[7], -1, usable - 1, &cpu))
-        return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or 0 to %d (the CPUs this "
-                        "process may use)", argv[7], usable - 1), -1;
+    /* A CPU id in this process's affinity set: they need not be 0..count-1 (taskset -c 1). */
+    int known = sched_getaffinity(0, sizeof all, &all) == 0;
+    if (int_arg(argv[7], -1, CPU_SETSIZE - 1, &cpu) ||
+        (cpu >= 0 && known && !CPU_ISSET((int)cpu, &all)))
+        return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or a CPU this process may "
+                        "use", argv[7]), -1;
     j->decrypt = (int)dec;
     j->samples = (int)samples;
     j->cpu = (int)cpu;
@@ -390,7 +396,7 @@ static int timed_open(struct timed *tm, const struct job *j)
     fill(iv, sizeof iv, 12);
     fill(tm->in, cap, 13);
     /* For decryption, real ciphertext so AEAD tags verify. */
-    int dec = j->decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = j->decrypt && algo_has_direction(a);
     if (dec) {
         const struct impl *r = registry_reference(im);
         r = r ? r : im;
@@ -615,7 +621,7 @@ int worker_main(int argc, char **argv)
         return 1;
     pin(j.cpu);
     say("hello %d %s", (int)getpid(), OpenSSL_version(OPENSSL_CPU_INFO));
-    if (!j.im->available(j.im, why, sizeof why)) {
+    if (j.im->check(j.im, why, sizeof why) != 0) {
         say("unavailable %s", why);
         return 0;
     }

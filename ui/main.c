@@ -1,4 +1,5 @@
-/* accelscope: what a machine's crypto acceleration is worth. */
+/* accelscope: what a machine's crypto acceleration is worth. The entry point, the one file
+ * that knows every layer: the commands of src/, the TUI of ui/; backends arrive by linking. */
 #include <stdio.h>
 #include <string.h>
 
