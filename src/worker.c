@@ -118,91 +118,104 @@ static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t n)
  * encryption's second op runs in place, as the timed loop does. Returns 0 when im agrees
  * with ref, -1 when its output differs (wrong output), -2 when an operation or the set-up
  * failed (an error: e.g. a size the implementation refuses). */
+/* The buffers of a verification: one slot each, reused by both ops. */
+struct pair {
+    uint8_t *pt, *got, *want, *ct;
+    size_t len, olen, cap;
+};
+
+/* Encryption and digests: two ops, the second in place, each against the reference's. */
+static int pair_encrypt(const struct impl *im, const struct impl *ref, struct live *t,
+                        struct live *r, const struct pair *p, char *why, size_t n)
+{
+    size_t len = p->len;
+    for (int k = 0; k < 2; k++) {
+        if (ref->op(r->ctx, p->want, p->pt, len)) {
+            snprintf(why, n, "reference %s failed", ref->name);
+            return -2;
+        }
+        int bad;
+        if (k == 0) {
+            bad = im->op(t->ctx, p->got, p->pt, len);
+        } else {
+            memcpy(p->got, p->pt, len);
+            bad = im->op(t->ctx, p->got, p->got, len);
+        }
+        if (bad) {
+            snprintf(why, n, "%zu-byte operation %d%s failed", len, k + 1,
+                     k ? " (in place)" : "");
+            return -2;
+        }
+        size_t d = first_diff(p->got, p->want, p->olen);
+        if (d < p->olen) {
+            snprintf(why, n, "%zu-byte op %d%s differs from %s at byte %zu", len, k + 1,
+                     k ? " (in place)" : "", ref->name, d);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Ciphers: decrypt two chained ciphertexts. AEAD: open one sealed message twice (the nonce
+ * does not advance on decrypt). */
+static int pair_decrypt(const struct algo *a, const struct impl *im, const struct impl *ref,
+                        struct live *t, struct live *r, const struct pair *p, char *why,
+                        size_t n)
+{
+    size_t len = p->len;
+    int chained = a->kind == ALGO_CIPHER;
+    for (int k = 0; k < 2; k++)
+        if ((k == 0 || chained) && ref->op(r->ctx, p->ct + k * p->cap, p->pt, len)) {
+            snprintf(why, n, "reference %s failed", ref->name);
+            return -2;
+        }
+    for (int k = 0; k < 2; k++) {
+        if (im->op(t->ctx, p->got, p->ct + (chained ? k : 0) * p->cap, len)) {
+            snprintf(why, n, "%zu-byte decrypt op %d failed: the reference's message was "
+                     "refused (tag or transform error)", len, k + 1);
+            return -2;
+        }
+        size_t d = first_diff(p->got, p->pt, len);
+        if (d < len) {
+            snprintf(why, n, "%zu-byte decrypt op %d differs from plaintext at byte %zu", len,
+                     k + 1, d);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int verify_pair(const struct algo *a, const struct impl *im, const struct impl *ref,
                        size_t len, int decrypt, char *why, size_t n)
 {
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
-    size_t olen = algo_out_len(a, len), cap = len + ALGO_MAX_OUT_EXTRA;
     int dec = decrypt && algo_has_direction(a);
+    struct pair p = { .len = len, .olen = algo_out_len(a, len), .cap = len + ALGO_MAX_OUT_EXTRA };
     /* One slot each, reused by both ops: a 16 MiB job costs 3 x 16 MiB here, not 7. */
-    uint8_t *pt = malloc(cap), *got = calloc(1, cap), *want = calloc(1, cap);
-    uint8_t *ct = dec ? malloc(2 * cap) : NULL;
+    p.pt = malloc(p.cap);
+    p.got = calloc(1, p.cap);
+    p.want = calloc(1, p.cap);
+    p.ct = dec ? malloc(2 * p.cap) : NULL;
     struct live r = { 0 }, t = { 0 };
-    int rc = -1;
-    if (!pt || !got || !want || (dec && !ct))
+    if (!p.pt || !p.got || !p.want || (dec && !p.ct))
         abort();
     fill(key, sizeof key, len * 3 + 1);
     fill(iv, sizeof iv, len * 5 + 2);
-    fill(pt, cap, len * 7 + 3);
+    fill(p.pt, p.cap, len * 7 + 3);
 
-    rc = -2; /* set-up failures are errors, not wrong output */
-    if (live_init(&r, ref, key, iv, 0, why, n))
-        goto out;
-    if (live_init(&t, im, key, iv, dec, why, n))
-        goto free_ref;
-    rc = -1;
-    if (!dec) {
-        for (int k = 0; k < 2; k++) {
-            if (ref->op(r.ctx, want, pt, len)) {
-                snprintf(why, n, "reference %s failed", ref->name);
-                rc = -2;
-                goto free_impl;
-            }
-            int bad;
-            if (k == 0) {
-                bad = im->op(t.ctx, got, pt, len);
-            } else {
-                memcpy(got, pt, len);
-                bad = im->op(t.ctx, got, got, len);
-            }
-            if (bad) {
-                snprintf(why, n, "%zu-byte operation %d%s failed", len, k + 1,
-                         k ? " (in place)" : "");
-                rc = -2;
-                goto free_impl;
-            }
-            size_t d = first_diff(got, want, olen);
-            if (d < olen) {
-                snprintf(why, n, "%zu-byte op %d%s differs from %s at byte %zu", len, k + 1,
-                         k ? " (in place)" : "", ref->name, d);
-                goto free_impl;
-            }
+    int rc = -2; /* set-up failures are errors, not wrong output */
+    if (!live_init(&r, ref, key, iv, 0, why, n)) {
+        if (!live_init(&t, im, key, iv, dec, why, n)) {
+            rc = dec ? pair_decrypt(a, im, ref, &t, &r, &p, why, n)
+                     : pair_encrypt(im, ref, &t, &r, &p, why, n);
+            live_free(&t);
         }
-    } else {
-        /* Ciphers: decrypt two chained ciphertexts. AEAD: open one sealed message twice
-         * (the nonce does not advance on decrypt). */
-        int chained = a->kind == ALGO_CIPHER;
-        for (int k = 0; k < 2; k++)
-            if ((k == 0 || chained) && ref->op(r.ctx, ct + k * cap, pt, len)) {
-                snprintf(why, n, "reference %s failed", ref->name);
-                rc = -2;
-                goto free_impl;
-            }
-        for (int k = 0; k < 2; k++) {
-            if (im->op(t.ctx, got, ct + (chained ? k : 0) * cap, len)) {
-                snprintf(why, n, "%zu-byte decrypt op %d failed: the reference's message was "
-                         "refused (tag or transform error)", len, k + 1);
-                rc = -2;
-                goto free_impl;
-            }
-            size_t d = first_diff(got, pt, len);
-            if (d < len) {
-                snprintf(why, n, "%zu-byte decrypt op %d differs from plaintext at byte %zu",
-                         len, k + 1, d);
-                goto free_impl;
-            }
-        }
+        live_free(&r);
     }
-    rc = 0;
-free_impl:
-    live_free(&t);
-free_ref:
-    live_free(&r);
-out:
-    free(pt);
-    free(ct);
-    free(got);
-    free(want);
+    free(p.pt);
+    free(p.ct);
+    free(p.got);
+    free(p.want);
     return rc;
 }
 
