@@ -5,8 +5,9 @@
  *   STARTING --every worker verified--> IDLE --engine_go()--> SAMPLING --every worker's
  *   sample in--> IDLE ... engine_stop() --> STOPPING --workers said done and exited-->
  *   FINISHED. Failures, the watchdog and engine_cancel() finish from any state.
- * A round is one timed sample of every worker, their windows started together (the workers
- * wait on their stdin for `go`). The figures in the result come from the undisturbed rounds
+ * A round is one timed sample of every worker, their windows started together: the workers
+ * wait on their stdin, and `go <t0>` gives them all one CLOCK_MONOTONIC start instant 3 ms
+ * ahead. The figures in the result come from the undisturbed rounds
  * (src/stats.h); the scheduler asks stats_enough() after each round and retakes the rest.
  * Not paced (job->paced = 0, as older callers), the engine takes job->samples rounds itself,
  * within --time as before, and gives a figure (noisy) even when every round was disturbed. */
@@ -24,8 +25,8 @@ struct engine_job {
     const struct impl *impl;
     size_t bytes;       /* one operation's input */
     int threads;        /* workers at once, each pinned to its own CPU */
-    double seconds;     /* timed seconds per worker, split over the samples */
-    int samples;        /* >= 5 */
+    double seconds;     /* timed seconds per worker: a sample lasts seconds / samples */
+    int samples;        /* >= 5; unpaced, the rounds the engine takes */
     int decrypt;        /* ciphers and AEADs: measure the decrypt direction */
     double watchdog;    /* seconds of silence before a worker counts as hung; 0 = default */
     int paced;          /* 1: the caller calls engine_go()/engine_stop(); 0: the engine does */
