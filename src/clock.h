@@ -22,9 +22,11 @@ double clock_core_mhz(char *why, size_t n);
  * length of a run is fixed at the first call so that readings compare. */
 double clock_probe_mhz(void);
 
-/* The same on the vector unit (dependent AVX2 adds, where cpu_has(FEAT_AVX2)): SIMD code
- * can slow down while scalar code does not. 0 where not measured. */
-double clock_probe_vector_mhz(void);
+/* The vector unit's rate around a timed sample, same method: millions of 256-bit integer
+ * adds per second in four independent chains (port-bound, as SIMD code is, where the scalar
+ * probe is latency-bound), where cpu_has(FEAT_AVX2); 0 where not measured. SIMD code can
+ * slow down while scalar code does not. Only comparable with itself. */
+double clock_probe_vector_rate(void);
 
 /* 1 when perf_event_open gives hardware cycles here; else 0 and the errno reason. */
 int clock_pmu_status(char *why, size_t n);

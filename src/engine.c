@@ -129,7 +129,7 @@ static int parse_sample(const char *s, struct stats_sample *x)
     unsigned long long v[9];
     int k = sscanf(s, "%llu %llu %llu %llu %llu %ld %ld %llu %llu %lf %lf %lf %lf", &v[0],
                    &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal, &v[5], &v[6], &x->mhz0,
-                   &x->mhz1, &x->vmhz0, &x->vmhz1);
+                   &x->mhz1, &x->vrate0, &x->vrate1);
     if (k != 13)
         return -1;
     x->ops = v[0];

@@ -44,7 +44,8 @@ struct result {
     double ci_pct;          /* 95 % CI of the median: half-width in % of the median */
     double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
     double clock_mhz;       /* median effective core clock of the samples (dependent adds) */
-    double vector_mhz;      /* the same for dependent AVX2 adds; 0 where not measured */
+    double vector_rate;     /* median rate of the vector probe (AVX2 adds, port-bound), 10^6
+                             * adds/s: compare within a machine only; 0 where not measured */
     int quality;            /* enum result_quality */
     double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
                              * (summed over all rounds taken); 100 for one worker */

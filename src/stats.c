@@ -58,7 +58,7 @@ int stats_median_ci(const double *v, int n, double *lo, double *hi)
 
 double stats_sample_mhz(const struct stats_sample *s, int vec)
 {
-    double a = vec ? s->vmhz0 : s->mhz0, b = vec ? s->vmhz1 : s->mhz1;
+    double a = vec ? s->vrate0 : s->mhz0, b = vec ? s->vrate1 : s->mhz1;
     return a > 0 && b > 0 ? (a + b) / 2 : 0;
 }
 
@@ -68,7 +68,7 @@ static int off(double x, double ref)
     return ref > 0 && x > 0 && fabs(x - ref) > STATS_CLOCK_TOL * ref;
 }
 
-unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vmhz)
+unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate)
 {
     unsigned why = 0;
     double offcpu = s->wall_ns > s->cpu_ns ? (double)(s->wall_ns - s->cpu_ns) : 0;
@@ -77,10 +77,10 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
     if (s->steal > 0)
         why |= STATS_STOLEN;
     /* Moved: relative to the slower of the two probes, so the rule is symmetric. */
-    double lo = fmin(s->mhz0, s->mhz1), vlo = fmin(s->vmhz0, s->vmhz1);
-    if (off(fmax(s->mhz0, s->mhz1), lo) || off(fmax(s->vmhz0, s->vmhz1), vlo))
+    double lo = fmin(s->mhz0, s->mhz1), vlo = fmin(s->vrate0, s->vrate1);
+    if (off(fmax(s->mhz0, s->mhz1), lo) || off(fmax(s->vrate0, s->vrate1), vlo))
         why |= STATS_CLOCK_MOVED;
-    if (off(stats_sample_mhz(s, 0), median_mhz) || off(stats_sample_mhz(s, 1), median_vmhz))
+    if (off(stats_sample_mhz(s, 0), median_mhz) || off(stats_sample_mhz(s, 1), median_vrate))
         why |= STATS_CLOCK_OFF;
     return why;
 }
@@ -194,8 +194,8 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
     double wall = 0, cpu = 0;
     int k = 0, kv = 0;
     double *mhz = malloc((size_t)(rounds * workers + 1) * sizeof *mhz);
-    double *vmhz = malloc((size_t)(rounds * workers + 1) * sizeof *vmhz);
-    if (!mhz || !vmhz)
+    double *vrate = malloc((size_t)(rounds * workers + 1) * sizeof *vrate);
+    if (!mhz || !vrate)
         abort();
     for (int i = 0; i < rounds; i++) {
         if (bad[i])
@@ -210,7 +210,7 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
             if (stats_sample_mhz(x, 0) > 0)
                 mhz[k++] = stats_sample_mhz(x, 0);
             if (stats_sample_mhz(x, 1) > 0)
-                vmhz[kv++] = stats_sample_mhz(x, 1);
+                vrate[kv++] = stats_sample_mhz(x, 1);
         }
     }
     r->ops = ops;
@@ -219,9 +219,9 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
     r->cpu_util = wall > 0 ? cpu / wall : 0;
     r->cycles_per_byte = bytes && strcmp(cycle_clock, "none") ? (double)cyc / (double)bytes : 0;
     r->clock_mhz = k ? stats_median(mhz, k) : 0;
-    r->vector_mhz = kv ? stats_median(vmhz, kv) : 0;
+    r->vector_rate = kv ? stats_median(vrate, kv) : 0;
     free(mhz);
-    free(vmhz);
+    free(vrate);
 }
 
 /* How well the barrier held, over every round taken, disturbed or not. */

@@ -15,7 +15,7 @@ struct stats_sample {
     long steal;              /* steal ticks of its CPU during the sample; -1 unreadable */
     uint64_t t0, t1;         /* the timed window, CLOCK_MONOTONIC ns */
     double mhz0, mhz1;       /* dependent-add clock just before / after; 0 = none */
-    double vmhz0, vmhz1;     /* the same with dependent vector adds; 0 = none */
+    double vrate0, vrate1;   /* the vector probe's rate before / after, 10^6 adds/s; 0 = none */
 };
 
 #define STATS_MIN_SAMPLES 5     /* undisturbed rounds before a cell can be enough */
@@ -35,18 +35,20 @@ struct stats_sample {
 enum {
     STATS_DESCHEDULED = 1,  /* involuntary context switch costing > STATS_OFFCPU_PCT */
     STATS_STOLEN = 2,       /* the hypervisor stole time from its CPU */
-    STATS_CLOCK_MOVED = 4,  /* a probe after differs from before by more than 5 % */
-    STATS_CLOCK_OFF = 8,    /* its clock is more than 5 % off the cell's median clock */
+    STATS_CLOCK_MOVED = 4,  /* a probe (clock or vector rate) after differs from before by
+                             * more than 5 % */
+    STATS_CLOCK_OFF = 8,    /* a probe is more than 5 % off the worker's median */
 };
 /* A round is disturbed when any of its samples is, or (-t N) when its workers' windows
  * overlapped less than STATS_OVERLAP_MIN_PCT. */
 
-/* The sample's clock, the mean of its two probes (scalar, or vector when vec); 0 = none. */
+/* The sample's clock, the mean of its two probes (scalar MHz, or the vector rate when vec);
+ * 0 = none. */
 double stats_sample_mhz(const struct stats_sample *s, int vec);
 
-/* The disturbance mask of one sample. median_mhz / median_vmhz: the median clocks of the
+/* The disturbance mask of one sample. median_mhz / median_vrate: the median probes of the
  * worker's samples (0: not known yet, the vs-median rule is not applied). */
-unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vmhz);
+unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate);
 
 /* The median of n values (n >= 1; v is not changed). */
 double stats_median(const double *v, int n);

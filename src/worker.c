@@ -9,7 +9,7 @@
  *     cal  -> calibrated <batch>  ops between clock reads, a fiftieth of a sample of
  *             SECONDS/SAMPLES (untimed)
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
- *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vmhz_before> <vmhz_after>
+ *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before> <vrate_after>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
  *             when given, the engine's barrier for -t N, after a short settle otherwise)
  *     quit or end of input -> done, exit 0
@@ -17,7 +17,8 @@
  * In a sample line: nivcsw = involuntary context switches during it (getrusage); steal =
  * steal ticks of its CPU during it from /proc/stat, -1 where unreadable; t0/t1 = the timed
  * window in CLOCK_MONOTONIC ns (one clock for all workers); mhz = the dependent-add clock
- * probe just before and after the window, vmhz the vector one (0 where not measured).
+ * probe just before and after the window; vrate the vector unit's rate, in millions of adds a
+ * second (0 where not measured).
  * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
  * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
@@ -482,39 +483,40 @@ static void steal_read(int fd, int cpu, long *mine, long *all)
 struct probe {
     long nivcsw, steal_mine, steal_all;
     int cpu;
-    double mhz, vmhz;
+    double mhz, vrate;
 };
 
-/* The counters around a sample, and the vector probe; the scalar probe is separate. */
+/* The counters around a sample; after it (clocks_first), the probes before them. */
 static void probe_take(const struct timed *tm, struct probe *p, int clocks_first)
 {
     struct rusage u;
-    if (!clocks_first)
-        p->vmhz = clock_probe_vector_mhz();
+    if (clocks_first)
+        p->mhz = clock_probe_mhz(), p->vrate = clock_probe_vector_rate();
     p->cpu = sched_getcpu();
     steal_read(tm->stat_fd, p->cpu, &p->steal_mine, &p->steal_all);
     getrusage(RUSAGE_SELF, &u);
     p->nivcsw = u.ru_nivcsw;
-    if (clocks_first)
-        p->mhz = clock_probe_mhz(), p->vmhz = clock_probe_vector_mhz();
 }
 
 /* The core clock drops while a worker waits for `go` and comes back within a millisecond or
  * so of work: probe until the window's start (`go <t0>`: a CLOCK_MONOTONIC instant the
  * engine chose for every worker of the cell, so a late wake-up of one does not shift its
- * window) or for SETTLE_NS without one. The last reading is the clock just before. */
+ * window) or for SETTLE_NS without one. The last readings are the probes just before; the
+ * last round of probes ends before the start, and the clock alone is watched after it. */
 #define SETTLE_NS 1000000u
 
-static double settle(uint64_t start)
+static void settle(uint64_t start, struct probe *p)
 {
-    uint64_t until = start ? start : now_ns(CLOCK_MONOTONIC) + SETTLE_NS;
-    double m;
-    do
-        m = clock_probe_mhz();
-    while (now_ns(CLOCK_MONOTONIC) < until && m > 0);
-    while (now_ns(CLOCK_MONOTONIC) < until) /* no probe here: wait by the clock alone */
+    uint64_t t = now_ns(CLOCK_MONOTONIC), until = start ? start : t + SETTLE_NS, d;
+    do {
+        p->mhz = clock_probe_mhz();
+        p->vrate = clock_probe_vector_rate();
+        uint64_t t1 = now_ns(CLOCK_MONOTONIC);
+        d = t1 - t;
+        t = t1;
+    } while (t + d < until && p->mhz > 0);
+    while (now_ns(CLOCK_MONOTONIC) < until)
         ;
-    return m;
 }
 
 /* Steal during the sample: its CPU's when it stayed on one, else every CPU's (an unpinned
@@ -536,7 +538,7 @@ static int take_sample(struct timed *tm, uint64_t start)
     struct probe p0, p1;
     int failed = 0;
     probe_take(tm, &p0, 0);
-    p0.mhz = settle(start);
+    settle(start, &p0);
     uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t y0 = cycles_read(&tm->cyc), w1;
     /* Batches until the sample's share of the time has passed: the timed seconds come out
@@ -563,7 +565,7 @@ static int take_sample(struct timed *tm, uint64_t start)
         (unsigned long long)ops, (unsigned long long)(ops * tm->len),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
-        (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vmhz, p1.vmhz);
+        (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate);
     return 0;
 }
 

@@ -163,10 +163,24 @@ static void test_threads_and_decrypt(void)
  * sends sample lines whose MB/s are known, and the result must hold the figures worked out
  * by hand: per-worker medians (odd and even counts), their sum, the summed minima and
  * maxima, the spread. */
-static void test_aggregate(const char *bin)
+/* A cell of `threads` workers whose program is the shell script given, run unpaced. */
+static struct result scripted(const char *bin, const char *script, int threads)
 {
     char path[] = "/tmp/accelscope-t_engine-XXXXXX";
     int fd = mkstemp(path);
+    size_t n = strlen(script);
+    CHECK(fd >= 0 && write(fd, script, n) == (ssize_t)n && fchmod(fd, 0700) == 0,
+          "scripted worker written");
+    close(fd);
+    engine_set_exe(path);
+    struct result r = run("sha256", "openssl", 64, threads, 0, 0);
+    engine_set_exe(bin);
+    unlink(path);
+    return r;
+}
+
+static void test_aggregate(const char *bin)
+{
     /* The paced protocol: ready, then a sample per go. sample OPS BYTES WALL_NS CPU_NS
      * CYCLES NIVCSW STEAL T0 T1 MHZ0 MHZ1 VMHZ0 VMHZ1: 10^6 bytes per 10^9 ns is 1 MB/s; no
      * switch, no steal, no clock probe, the same window in both workers. Worker 0 (argument
@@ -185,13 +199,7 @@ static void test_aggregate(const char *bin)
         "  esac\n"
         "done\n"
         "echo done\n";
-    CHECK(fd >= 0 && write(fd, script, sizeof script - 1) == (ssize_t)(sizeof script - 1) &&
-              fchmod(fd, 0700) == 0, "scripted worker written");
-    close(fd);
-    engine_set_exe(path);
-    struct result r = run("sha256", "openssl", 64, 2, 0, 0);
-    engine_set_exe(bin);
-    unlink(path);
+    struct result r = scripted(bin, script, 2);
     CHECK(r.status == RES_OK && r.samples == 10 && r.rounds == 5 && r.disturbed == 0,
           "scripted cell ok, 5 rounds of 2 samples (status %d: %s; %d + %d)", r.status,
           r.reason, r.rounds, r.disturbed);
@@ -208,6 +216,38 @@ static void test_aggregate(const char *bin)
     CHECK(r.overlap_pct == 100, "the same windows: overlap 100 %% (%g)", r.overlap_pct);
     CHECK(r.bytes == 165000000ull && r.ops == 10, "bytes and ops summed: %llu, %llu",
           (unsigned long long)r.bytes, (unsigned long long)r.ops);
+}
+
+/* The disturbed rule end to end, whatever the machine's load: the third of five samples
+ * says it was descheduled for half its window (2 switches, CPU time half the wall time) and
+ * is ten times slower; the figure is the median of the other four, and it counts as one
+ * disturbed round. */
+static void test_scripted_disturbed(const char *bin)
+{
+    static const char script[] =
+        "#!/bin/sh\n"
+        "echo hello $$ x; echo verified scripted; echo clock none; echo ready\n"
+        "r=1\n"
+        "while read cmd; do\n"
+        "  case \"$cmd\" in\n"
+        "  cal) echo calibrated 1;;\n"
+        "  go*) if [ $r = 5 ]; then m=1 c=500000000 s=2; else m=$((9 + r)) c=1000000000 s=0; fi\n"
+        "       echo \"sample 1 ${m}0000000 1000000000 $c 0 $s 0 ${r}000000000"
+        " ${r}500000000 3000 3000 0 0\"; r=$((r + 2));;\n"
+        "  quit) break;;\n"
+        "  esac\n"
+        "done\n"
+        "echo done\n";
+    /* MB/s by round: 100, 120, 10 (disturbed), 160, 180 */
+    struct result r = scripted(bin, script, 1);
+    CHECK(r.status == RES_OK && r.rounds == 4 && r.disturbed == 1 && r.samples == 4,
+          "scripted: 4 rounds + 1 disturbed (status %d: %s; %d + %d)", r.status, r.reason,
+          r.rounds, r.disturbed);
+    CHECK(r.mb_per_s == 140 && r.mb_min == 100 && r.mb_max == 180,
+          "scripted: median of 100 120 160 180 = 140, the disturbed 10 left out (%g, %g..%g)",
+          r.mb_per_s, r.mb_min, r.mb_max);
+    CHECK(r.clock_mhz == 3000 && r.overlap_pct == 100, "scripted: clock 3000 MHz (%g)",
+          r.clock_mhz);
 }
 
 static void test_cancel(void)
@@ -429,6 +469,7 @@ int main(void)
     test_faults();
     test_threads_and_decrypt();
     test_aggregate(bin);
+    test_scripted_disturbed(bin);
     test_cancel();
     test_paced_states();
     test_idle_not_hung();

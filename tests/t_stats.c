@@ -48,7 +48,7 @@ static struct stats_sample quiet(void)
     return (struct stats_sample){ .ops = 100, .bytes = 100000000, .wall_ns = 100000000,
                                   .cpu_ns = 100000000, .nivcsw = 0, .steal = 0,
                                   .t0 = 1000, .t1 = 100001000, .mhz0 = 3000, .mhz1 = 3000,
-                                  .vmhz0 = 3000, .vmhz1 = 3000 };
+                                  .vrate0 = 3000, .vrate1 = 3000 };
 }
 
 static void test_disturbed(void)
@@ -76,16 +76,16 @@ static void test_disturbed(void)
     s.mhz1 = 3000 / 1.051;
     CHECK(stats_disturbed(&s, 0, 0) == STATS_CLOCK_MOVED, "clock moved 5.1 %% down: disturbed");
     s = quiet();
-    s.vmhz0 = 2800;
-    CHECK(stats_disturbed(&s, 0, 0) == STATS_CLOCK_MOVED, "vector clock moved 7 %%: disturbed");
-    s.vmhz0 = s.vmhz1 = 0;
+    s.vrate0 = 2800;
+    CHECK(stats_disturbed(&s, 0, 0) == STATS_CLOCK_MOVED, "vector rate moved 7 %%: disturbed");
+    s.vrate0 = s.vrate1 = 0;
     CHECK(stats_disturbed(&s, 0, 0) == 0, "no vector probe: no vector rule");
     s = quiet();
     CHECK(stats_disturbed(&s, 3000 * 1.04, 0) == 0, "4 %% off the median clock: undisturbed");
     CHECK(stats_disturbed(&s, 3000 * 1.06, 0) == STATS_CLOCK_OFF,
           "6 %% off the median clock: disturbed");
     CHECK(stats_disturbed(&s, 0, 3000 * 1.06) == STATS_CLOCK_OFF,
-          "6 %% off the median vector clock: disturbed");
+          "6 %% off the median vector rate: disturbed");
 }
 
 static void test_overlap(void)
@@ -131,7 +131,7 @@ static void test_summarize(void)
           fabs(r.ci_pct - 0.2) < 0.001, "n = 6: min..max, +-0.2 %% (%.2f..%.2f, %.3f)",
           r.ci_lo, r.ci_hi, r.ci_pct);
     CHECK(r.quality == RESULT_QUIET && stats_enough(&r), "quiet and enough");
-    CHECK(near(r.overlap_pct, 100) && near(r.clock_mhz, 3000) && near(r.vector_mhz, 3000),
+    CHECK(near(r.overlap_pct, 100) && near(r.clock_mhz, 3000) && near(r.vector_rate, 3000),
           "one worker: overlap 100 %%, clock 3000 MHz (%g, %g)", r.overlap_pct, r.clock_mhz);
 
     /* Without the disturbance, the wild round would be in: the rule is what keeps it out. */
@@ -178,9 +178,10 @@ static void test_two_workers(void)
     }
     stats_summarize(ptr, 2, 6, "none", 0, &r);
     CHECK(r.rounds == 6 && fabs(r.mb_per_s - 800) < 0.01 &&
-          fabs(r.thread_mb[0] - 500) < 0.01 && fabs(r.thread_mb[1] - 300) < 0.01, "sum of medians 500 + 300 (%g)", r.mb_per_s);
-    CHECK(fabs(r.ci_lo - 780) < 0.01 && fabs(r.ci_hi - 820) < 0.01, "interval 490+290 .. 510+310 (%g..%g)",
-          r.ci_lo, r.ci_hi);
+          fabs(r.thread_mb[0] - 500) < 0.01 && fabs(r.thread_mb[1] - 300) < 0.01,
+          "sum of medians 500 + 300 (%g)", r.mb_per_s);
+    CHECK(fabs(r.ci_lo - 780) < 0.01 && fabs(r.ci_hi - 820) < 0.01,
+          "interval 490+290 .. 510+310 (%g..%g)", r.ci_lo, r.ci_hi);
     CHECK(fabs(r.overlap_pct - 99) < 0.01, "overlap 99 %% (%g)", r.overlap_pct);
     b[3].t0 = a[3].t0 + (a[3].t1 - a[3].t0) / 5; /* b woke late: 80 % together */
     stats_summarize(ptr, 2, 6, "none", 0, &r);
