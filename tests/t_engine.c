@@ -163,6 +163,20 @@ static void test_threads_and_decrypt(void)
  * sends sample lines whose MB/s are known, and the result must hold the figures worked out
  * by hand: per-worker medians (odd and even counts), their sum, the summed minima and
  * maxima, the spread. */
+/* A worker in shell speaking the paced protocol: `init` once, `go` for each go (r is 1, 3,
+ * 5...: the round's window starts at r seconds and lasts half a second in every worker). */
+#define PACED_SCRIPT(init, go)                                                                \
+    "#!/bin/sh\n"                                                                             \
+    "echo hello $$ x; echo verified scripted; echo clock none; echo ready\n" init "r=1\n"     \
+    "while read cmd; do\n"                                                                    \
+    "  case \"$cmd\" in\n"                                                                    \
+    "  cal) echo calibrated 1;;\n"                                                            \
+    "  go*) " go "; r=$((r + 2));;\n"                                                         \
+    "  quit) break;;\n"                                                                       \
+    "  esac\n"                                                                                \
+    "done\n"                                                                                  \
+    "echo done\n"
+
 /* A cell of `threads` workers whose program is the shell script given, run unpaced. */
 static struct result scripted(const char *bin, const char *script, int threads)
 {
@@ -185,20 +199,10 @@ static void test_aggregate(const char *bin)
      * CYCLES NIVCSW STEAL T0 T1 MHZ0 MHZ1 VMHZ0 VMHZ1: 10^6 bytes per 10^9 ns is 1 MB/s; no
      * switch, no steal, no clock probe, the same window in both workers. Worker 0 (argument
      * 8, the CPU, is 0): 10 30 20 50 40 MB/s, median 30. Worker 1: 4 1 3 2 5 MB/s, median 3. */
-    static const char script[] =
-        "#!/bin/sh\n"
-        "echo hello $$ x; echo verified scripted; echo clock none; echo ready\n"
-        "if [ \"$8\" = 1 ]; then set -- 4 1 3 2 5; else set -- 10 30 20 50 40; fi\n"
-        "r=1\n"
-        "while read cmd; do\n"
-        "  case \"$cmd\" in\n"
-        "  cal) echo calibrated 1;;\n"
-        "  go*) echo \"sample 1 ${1}000000 1000000000 1000000000 0 0 0 ${r}000000000"
-        " ${r}500000000 0 0 0 0\"; shift; r=$((r + 2));;\n"
-        "  quit) break;;\n"
-        "  esac\n"
-        "done\n"
-        "echo done\n";
+    static const char script[] = PACED_SCRIPT(
+        "if [ \"$8\" = 1 ]; then set -- 4 1 3 2 5; else set -- 10 30 20 50 40; fi\n",
+        "echo \"sample 1 ${1}000000 1000000000 1000000000 0 0 0 ${r}000000000 ${r}500000000"
+        " 0 0 0 0\"; shift");
     struct result r = scripted(bin, script, 2);
     CHECK(r.status == RES_OK && r.samples == 10 && r.rounds == 5 && r.disturbed == 0,
           "scripted cell ok, 5 rounds of 2 samples (status %d: %s; %d + %d)", r.status,
@@ -224,20 +228,10 @@ static void test_aggregate(const char *bin)
  * disturbed round. */
 static void test_scripted_disturbed(const char *bin)
 {
-    static const char script[] =
-        "#!/bin/sh\n"
-        "echo hello $$ x; echo verified scripted; echo clock none; echo ready\n"
-        "r=1\n"
-        "while read cmd; do\n"
-        "  case \"$cmd\" in\n"
-        "  cal) echo calibrated 1;;\n"
-        "  go*) if [ $r = 5 ]; then m=1 c=500000000 s=2; else m=$((9 + r)) c=1000000000 s=0; fi\n"
-        "       echo \"sample 1 ${m}0000000 1000000000 $c 0 $s 0 ${r}000000000"
-        " ${r}500000000 3000 3000 0 0\"; r=$((r + 2));;\n"
-        "  quit) break;;\n"
-        "  esac\n"
-        "done\n"
-        "echo done\n";
+    static const char script[] = PACED_SCRIPT("",
+        "if [ $r = 5 ]; then m=1 c=500000000 s=2; else m=$((9 + r)) c=1000000000 s=0; fi\n"
+        "       echo \"sample 1 ${m}0000000 1000000000 $c 0 $s 0 ${r}000000000 ${r}500000000"
+        " 3000 3000 0 0\"");
     /* MB/s by round: 100, 120, 10 (disturbed), 160, 180 */
     struct result r = scripted(bin, script, 1);
     CHECK(r.status == RES_OK && r.rounds == 4 && r.disturbed == 1 && r.samples == 4,
