@@ -196,7 +196,7 @@ static struct result scripted(const char *bin, const char *script, int threads)
 static void test_aggregate(const char *bin)
 {
     /* The paced protocol: ready, then a sample per go. sample OPS BYTES WALL_NS CPU_NS
-     * CYCLES NIVCSW STEAL T0 T1 MHZ0 MHZ1 VMHZ0 VMHZ1: 10^6 bytes per 10^9 ns is 1 MB/s; no
+     * CYCLES NIVCSW STEAL T0 T1 MHZ0 MHZ1 VRATE0 VRATE1: 10^6 bytes per 10^9 ns is 1 MB/s; no
      * switch, no steal, no clock probe, the same window in both workers. Worker 0 (argument
      * 8, the CPU, is 0): 10 30 20 50 40 MB/s, median 30. Worker 1: 4 1 3 2 5 MB/s, median 3. */
     static const char script[] = PACED_SCRIPT(
