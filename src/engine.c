@@ -158,7 +158,7 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
     }
     w->s[w->ns++] = x;
     e->r.status = RES_RUNNING;
-    aggregate(e, 0);
+    aggregate(e, !e->job.paced);
 }
 
 static void on_calibrated(struct engine *e, struct worker *w)
