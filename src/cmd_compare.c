@@ -102,7 +102,10 @@ int cmd_compare(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc;
-    size_t n = (size_t)(argc - optind), stdin_uses = 0;
+    int nf = argc - optind;
+    if (nf <= 0 || nf > 4096)
+        return nf <= 0 ? no_file() : usage_error("%s", "more than 4096 files");
+    size_t n = (size_t)nf, stdin_uses = 0;
     for (int i = optind; i < argc; i++)
         stdin_uses += !strcmp(argv[i], "-");
     if (stdin_uses > 1)

@@ -249,6 +249,16 @@ static int block_start(const struct compare_table *t, size_t i)
            strcmp(t->rows[i].direction, t->rows[i - 1].direction);
 }
 
+/* x12.3, x1.42, x0.043: three significant digits where it matters. */
+static const char *ratio_text(double r, const char *x, char *buf, size_t n)
+{
+    if (r <= 0)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, r >= 10 ? "%s%.1f" : r >= 0.1 ? "%s%.2f" : "%s%.3f", x, r);
+    return buf;
+}
+
 static void fig_text(FILE *f, const struct compare_fig *g, int w)
 {
     if (g->mb_per_s > 0)
@@ -292,12 +302,8 @@ static void write_text(FILE *f, const struct compare_table *t)
             fprintf(f, " %-24s", r->implementation);
         for (size_t k = 0; k < t->nsides; k++)
             fig_text(f, &r->fig[k], 10);
-        for (size_t k = 1; k < t->nsides; k++) {
-            if (r->fig[k].ratio > 0)
-                fprintf(f, "  x%-6.2f", r->fig[k].ratio);
-            else
-                fprintf(f, "  %-7s", "-");
-        }
+        for (size_t k = 1; k < t->nsides; k++)
+            fprintf(f, "  %-7s", ratio_text(r->fig[k].ratio, "x", b, sizeof b));
         fputc('\n', f);
     }
 }
@@ -384,7 +390,7 @@ static void write_markdown(FILE *f, const struct compare_table *t)
             fputs(" |", f);
         }
         for (size_t k = 1; k < t->nsides; k++)
-            fprintf(f, r->fig[k].ratio > 0 ? " ×%.2f |" : " – |", r->fig[k].ratio);
+            fprintf(f, " %s |", ratio_text(r->fig[k].ratio, "×", b, sizeof b));
         fputc('\n', f);
     }
 }

@@ -228,7 +228,7 @@ static void json_num(FILE *f, const char *key, const char *fmt, double v, int ha
         fputs("null", f);
 }
 
-/* One line of a /sys file, or "" where the machine has none (a VM often has no cpufreq). */
+/* One line of a /sys file, or "" where the machine has none. */
 static const char *sys_line(const char *path, char *buf, size_t n)
 {
     FILE *f = fopen(path, "r");
@@ -269,12 +269,20 @@ static void json_machine(FILE *f, const struct cell *cells, size_t n)
     json_kv(f, "    ", "cycle_clock", clock, 1);
     double tsc = clock_tsc_mhz(why, sizeof why);
     fprintf(f, tsc > 0 ? "    \"tsc_mhz\": %.1f,\n" : "    \"tsc_mhz\": null,\n", tsc);
-    json_kv(f, "    ", "cpufreq_governor",
-            sys_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", b, sizeof b), 1);
-    json_kv(f, "    ", "cpufreq_driver",
-            sys_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", b, sizeof b), 1);
-    json_kv(f, "    ", "cpufreq_max_khz",
-            sys_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", b, sizeof b), 0);
+    static const char *const sys[][2] = {
+        { "cpufreq_governor", "scaling_governor" },
+        { "cpufreq_driver", "scaling_driver" },
+        { "cpufreq_max_khz", "cpuinfo_max_freq" },
+    };
+    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++) {
+        snprintf(why, sizeof why, "/sys/devices/system/cpu/cpu0/cpufreq/%s", sys[i][1]);
+        fprintf(f, "    \"%s\": ", sys[i][0]);
+        if (*sys_line(why, b, sizeof b)) /* a VM often has no cpufreq: null */
+            export_json_string(f, b);
+        else
+            fputs("null", f);
+        fputs(i + 1 < sizeof sys / sizeof sys[0] ? ",\n" : "\n", f);
+    }
     fputs("  },\n", f);
 }
 
