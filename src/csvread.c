@@ -158,11 +158,14 @@ struct rd {
     size_t wn;
 };
 
+/* "NAME: line L, column C (name): ..." in why; returns -1. Columns count from 1, as a
+ * spreadsheet's; col 0 = the whole line. */
 static int fail(struct rd *r, unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int fail(struct rd *r, unsigned line, unsigned col, const char *fmt, ...)
 {
-    int k = col ? snprintf(r->why, r->wn, "%s: line %u, column %u: ", r->name, line, col)
+    int k = col ? snprintf(r->why, r->wn, "%s: line %u, column %u%s", r->name, line, col,
+                           *fmt == '(' ? " " : ": ")
                 : snprintf(r->why, r->wn, "%s: line %u: ", r->name, line);
     if (k < 0 || (size_t)k >= r->wn)
         return -1;
@@ -347,7 +350,7 @@ static int numbers(struct rd *r, const struct hdr *h, struct csvread_row *row)
         errno = 0;
         *d = strtod(s, &end);
         if (*end || errno || !isfinite(*d) || *d < 0)
-            return fail(r, r->rec_line, (unsigned)c + 1, "(%s) '%.40s' is not a number of 0 "
+            return fail(r, r->rec_line, (unsigned)c + 1, "(%s): '%.40s' is not a number of 0 "
                         "or more", csvread_col_name[num_cols[i].col], s);
         if (num_cols[i].col == CSVREAD_MB_PER_S)
             row->has_figure = 1;
@@ -355,12 +358,12 @@ static int numbers(struct rd *r, const struct hdr *h, struct csvread_row *row)
     unsigned long long v;
     int c = h->col[CSVREAD_BYTES];
     if (whole(fld(r, (unsigned)c), 1, 1ull << 40, &v))
-        return fail(r, r->rec_line, (unsigned)c + 1, "(bytes) '%.40s' is not a size in bytes",
+        return fail(r, r->rec_line, (unsigned)c + 1, "(bytes): '%.40s' is not a size in bytes",
                     fld(r, (unsigned)c));
     row->bytes = (size_t)v;
     if ((c = h->col[CSVREAD_THREADS]) >= 0 && *fld(r, (unsigned)c)) {
         if (whole(fld(r, (unsigned)c), 1, 1u << 20, &v))
-            return fail(r, r->rec_line, (unsigned)c + 1, "(threads) '%.40s' is not a thread "
+            return fail(r, r->rec_line, (unsigned)c + 1, "(threads): '%.40s' is not a thread "
                         "count", fld(r, (unsigned)c));
         row->threads = (int)v;
     }
@@ -370,8 +373,9 @@ static int numbers(struct rd *r, const struct hdr *h, struct csvread_row *row)
 static int row(struct rd *r, const struct hdr *h, struct csvread_set *set)
 {
     if (r->nf != h->nf)
-        return fail(r, r->rec_line, r->nf < h->nf ? r->nf : h->nf + 1,
-                    "%u fields where the header has %u", r->nf, h->nf);
+        return fail(r, r->rec_line, (r->nf < h->nf ? r->nf : h->nf) + 1,
+                    "%s after %u fields; the header has %u",
+                    r->nf < h->nf ? "the record ends" : "a field too many", r->nf, h->nf);
     if (set->n >= CSVREAD_MAX_ROWS)
         return fail(r, r->rec_line, 0, "more than %u rows: refused (a result file of "
                     "accelscope has a few hundred)", CSVREAD_MAX_ROWS);
@@ -384,13 +388,13 @@ static int row(struct rd *r, const struct hdr *h, struct csvread_set *set)
     }
     if (!*w->algorithm)
         return fail(r, r->rec_line, (unsigned)h->col[CSVREAD_ALGORITHM] + 1,
-                    "(algorithm) empty");
+                    "(algorithm): empty");
     if (numbers(r, h, w))
         return -1;
     w->ok = h->col[CSVREAD_STATUS] >= 0 ? !strcmp(w->status, "ok") : w->has_figure;
     if (w->ok && !w->has_figure)
         return fail(r, r->rec_line, (unsigned)h->col[CSVREAD_MB_PER_S] + 1,
-                    "(mb_per_s) empty, yet the status is ok");
+                    "(mb_per_s): empty, yet the status is ok");
     return 0;
 }
 
