@@ -125,6 +125,12 @@ static void label(struct compare_table *t)
         ADD(ossl, " / %s", s->openssl);
         ADD(ts, " / %s", *s->timestamp ? s->timestamp : "no time");
         ADD(file, " / %s", s->file);
+        /* The same file given twice: only its place tells them apart. */
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(t->sides[j].label, s->label)) {
+                ADD(1, " (%c)", s->letter);
+                break;
+            }
 #undef ADD
     }
 }
