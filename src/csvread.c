@@ -146,6 +146,8 @@ static struct csvread_row *set_add(struct csvread_set *set)
 
 struct rd {
     FILE *f;
+    unsigned char chunk[65536]; /* read ahead: the file is never in memory whole */
+    size_t pos, end;
     const char *name;
     unsigned line;           /* physical line of the next character */
     unsigned rec_line;       /* where the current record started */
@@ -176,20 +178,27 @@ static int fail(struct rd *r, unsigned line, unsigned col, const char *fmt, ...)
     return -1;
 }
 
-static int next(struct rd *r)
+static int refill(struct rd *r)
 {
-    int c = getc_unlocked(r->f);
-    if (c == EOF)
-        return c;
-    r->bytes++;
+    r->pos = 0;
+    r->end = fread(r->chunk, 1, sizeof r->chunk, r->f);
+    r->bytes += r->end;
+    return r->end > 0;
+}
+
+static inline int next(struct rd *r)
+{
+    if (r->pos == r->end && !refill(r))
+        return EOF;
+    int c = r->chunk[r->pos++];
     if (c == '\n')
         r->line++;
     return c;
 }
 
-static void put(struct rd *r, char c)
+static inline void put(struct rd *r, char c)
 {
-    if (r->len + 1 > r->cap) {
+    if (r->len == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 4096;
         r->buf = realloc(r->buf, r->cap);
         if (!r->buf)
@@ -198,7 +207,7 @@ static void put(struct rd *r, char c)
     r->buf[r->len++] = c;
 }
 
-static int push(struct rd *r, int c)
+static inline int push(struct rd *r, int c)
 {
     if (c == 0)
         return fail(r, r->line, r->nf + 1, "binary data (a NUL byte): not a CSV file");
@@ -407,31 +416,35 @@ static int too_big(struct rd *r, unsigned long long bytes)
 
 int csvread_stream(FILE *f, const char *name, struct csvread_set *set, char *why, size_t n)
 {
-    struct rd r = { .f = f, .name = name, .line = 1, .why = why, .wn = n };
+    struct rd *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    *r = (struct rd){ .f = f, .name = name, .line = 1, .why = why, .wn = n };
     struct hdr h = { .nf = 0 };
     struct stat st;
     set_init(set, name);
     int rc = -1;
     if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > CSVREAD_MAX_BYTES) {
-        too_big(&r, (unsigned long long)st.st_size);
+        too_big(r, (unsigned long long)st.st_size);
         goto out;
     }
-    if (header(&r, &h, set))
+    if (header(r, &h, set))
         goto out;
-    while ((rc = record(&r)) > 0) {
-        if (r.bytes > CSVREAD_MAX_BYTES) {
-            rc = too_big(&r, r.bytes);
+    while ((rc = record(r)) > 0) {
+        if (r->bytes > CSVREAD_MAX_BYTES) {
+            rc = too_big(r, r->bytes);
             break;
         }
-        if (r.nf == 1 && !*fld(&r, 0))
+        if (r->nf == 1 && !*fld(r, 0))
             continue; /* a blank line */
-        if ((rc = row(&r, &h, set)))
+        if ((rc = row(r, &h, set)))
             break;
     }
     if (!rc && ferror(f))
-        rc = fail(&r, r.line, 0, "read error: %s", strerror(errno));
+        rc = fail(r, r->line, 0, "read error: %s", strerror(errno));
 out:
-    free(r.buf);
+    free(r->buf);
+    free(r);
     if (rc) {
         csvread_free(set);
         return -1;
