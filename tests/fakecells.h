@@ -1,9 +1,11 @@
 /* Hand-built measurement cells on real implementations (registry.h), with every figure the
- * CSV, the exports and the comparison carry, for tests that need no worker. */
+ * CSV, the exports and the comparison carry, for tests that need no worker; and the small
+ * helpers those tests share. */
 #ifndef ACCELSCOPE_FAKECELLS_H
 #define ACCELSCOPE_FAKECELLS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cell.h"
@@ -36,6 +38,24 @@ static inline struct cell fake_cell(const char *alg, const char *name, size_t by
     r->thread_mb[0] = mb;
     c.limit_mb_per_s = 4000;
     return c;
+}
+
+/* Lines of text that start with prefix. */
+static inline size_t lines_starting(const char *text, const char *prefix)
+{
+    size_t n = 0;
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+        n += !strncmp(p, prefix, strlen(prefix));
+    return n;
+}
+
+/* Removes a test's temporary folder; says so when it cannot. */
+static inline void remove_dir(const char *dir)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd))
+        printf("could not remove %s\n", dir);
 }
 
 #endif

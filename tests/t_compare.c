@@ -8,6 +8,7 @@
 #include "../src/csvread.h"
 #include "check.h"
 #include "compare.h"
+#include "fakecells.h"
 
 static struct csvread_set sets[3];
 
@@ -134,15 +135,6 @@ static void test_runs_of_one_machine(void)
     free(r2);
 }
 
-/* Lines of text starting with prefix. */
-static size_t count_lines(const char *text, const char *prefix)
-{
-    size_t n = 0;
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-        n += !strncmp(p, prefix, strlen(prefix));
-    return n;
-}
-
 static char *written(const struct compare_table *t, enum compare_format fmt)
 {
     char *buf = NULL;
@@ -161,18 +153,18 @@ static void test_writers(void)
         return;
     char *md = written(&t, COMPARE_MARKDOWN), *csv = written(&t, COMPARE_CSV),
          *txt = written(&t, COMPARE_TEXT), *json = written(&t, COMPARE_JSON);
-    CHECK(count_lines(md, "| Size | Path | A MB/s | B MB/s | B vs A |") == 4,
+    CHECK(lines_starting(md, "| Size | Path | A MB/s | B MB/s | B vs A |") == 4,
           "Markdown: a table header per algorithm");
-    CHECK(count_lines(md, "| 16 B |") + count_lines(md, "| 16 KiB |") == 32,
+    CHECK(lines_starting(md, "| 16 B |") + lines_starting(md, "| 16 KiB |") == 32,
           "Markdown: 32 rows");
-    CHECK(count_lines(md, "| A | vm | AMD EPYC") == 1 && count_lines(md, "| B | vm | Westmere") == 1,
+    CHECK(lines_starting(md, "| A | vm | AMD EPYC") == 1 && lines_starting(md, "| B | vm | Westmere") == 1,
           "Markdown: the sides table");
     CHECK(strstr(md, "| 16 B | kernel | n/a | n/a | - |") != NULL, "Markdown: no figure, status");
-    CHECK(count_lines(csv, "aes-") + count_lines(csv, "sha256,") + count_lines(csv, "md5,") == 64,
+    CHECK(lines_starting(csv, "aes-") + lines_starting(csv, "sha256,") + lines_starting(csv, "md5,") == 64,
           "CSV: a row per row and side (64)");
     CHECK(!strncmp(csv, "algorithm,direction,bytes,path,implementation,side,label,", 57),
           "CSV header");
-    CHECK(strstr(txt, "B/A") && strstr(txt, "Westmere") && count_lines(txt, "aes-128-cbc") == 1,
+    CHECK(strstr(txt, "B/A") && strstr(txt, "Westmere") && lines_starting(txt, "aes-128-cbc") == 1,
           "text: sides and blocks");
     CHECK(json && json[0] == '{' && strstr(json, "\"sides\": [") && strstr(json, "\"ratio\": "),
           "JSON shape (parsed by python3 in t_cli)");

@@ -306,9 +306,6 @@ int main(void)
     test_malformed();
     test_junk();
     test_limits();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd))
-        printf("could not remove %s\n", dir);
+    remove_dir(dir);
     return check_done();
 }

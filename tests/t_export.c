@@ -105,14 +105,6 @@ static void test_svg(int kernel_fails)
     }
 }
 
-static size_t count_lines(const char *text, const char *prefix)
-{
-    size_t n = 0;
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-        n += !strncmp(p, prefix, strlen(prefix));
-    return n;
-}
-
 static void test_md_json_csv(void)
 {
     struct cell c[16];
@@ -121,10 +113,10 @@ static void test_md_json_csv(void)
     snprintf(p, sizeof p, "%s/t.md", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
     char *md = csvr_slurp(p);
-    CHECK(md && count_lines(md, "| Path | Implementation | 16 B | 16 KiB |") == 1 &&
-          count_lines(md, "| Path | Implementation | 1 KiB |") == 1, "Markdown: a table per "
+    CHECK(md && lines_starting(md, "| Path | Implementation | 16 B | 16 KiB |") == 1 &&
+          lines_starting(md, "| Path | Implementation | 1 KiB |") == 1, "Markdown: a table per "
           "algorithm, sizes as columns");
-    CHECK(md && count_lines(md, "| ") == 2 + 4 + 2, "Markdown: 4 + 2 implementation rows");
+    CHECK(md && lines_starting(md, "| ") == 2 + 4 + 2, "Markdown: 4 + 2 implementation rows");
     CHECK(md && strstr(md, "| kernel | kernel | 800.0 ×8.00 | n/a |") &&
           strstr(md, "| no-asm | portable | WRONG |"), "Markdown: figures with xN over the "
           "slowest; failed cells show their status, no figure");
@@ -147,7 +139,7 @@ static void test_md_json_csv(void)
     snprintf(p, sizeof p, "%s/t.csv", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "csv written: %s", why);
     char *csv = csvr_slurp(p);
-    CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && count_lines(csv, "20") == n,
+    CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
     free(csv);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == -1 && strstr(why, "--force"),
@@ -180,9 +172,6 @@ int main(void)
     test_svg(1);
     test_md_json_csv();
     test_bad_names();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd))
-        printf("could not remove %s\n", dir);
+    remove_dir(dir);
     return check_done();
 }
