@@ -19,6 +19,7 @@ static inline struct cell fake_cell(const char *alg, const char *name, size_t by
     r->status = st;
     r->threads = 1;
     snprintf(r->capvec, sizeof r->capvec, "CPUINFO: OPENSSL_ia32cap=0x%x:0x0", (unsigned)bytes);
+    r->mb_per_s = mb; /* a failed cell may keep the live figure of its last samples */
     if (st != RES_OK) {
         /* A reason with every character RFC 4180 must quote. */
         snprintf(r->reason, sizeof r->reason, "no \"%s\", here,\nsecond line", name);
