@@ -414,7 +414,8 @@ static int too_big(struct rd *r, unsigned long long bytes)
                 (double)bytes / (1 << 20), CSVREAD_MAX_BYTES >> 20);
 }
 
-int csvread_stream(FILE *f, const char *name, struct csvread_set *set, char *why, size_t n)
+static int read_set(FILE *f, const char *name, size_t max_rows, struct csvread_set *set,
+                    char *why, size_t n)
 {
     struct rd *r = calloc(1, sizeof *r);
     if (!r)
@@ -430,7 +431,8 @@ int csvread_stream(FILE *f, const char *name, struct csvread_set *set, char *why
     }
     if (header(r, &h, set))
         goto out;
-    while ((rc = record(r)) > 0) {
+    rc = 0;
+    while (set->n < max_rows && (rc = record(r)) > 0) {
         if (r->bytes > CSVREAD_MAX_BYTES) {
             rc = too_big(r, r->bytes);
             break;
@@ -452,10 +454,16 @@ out:
     return 0;
 }
 
-int csvread_file(const char *path, struct csvread_set *set, char *why, size_t n)
+int csvread_stream(FILE *f, const char *name, struct csvread_set *set, char *why, size_t n)
+{
+    return read_set(f, name, SIZE_MAX, set, why, n);
+}
+
+int csvread_head(const char *path, size_t max_rows, struct csvread_set *set, char *why,
+                 size_t n)
 {
     if (!strcmp(path, "-"))
-        return csvread_stream(stdin, "-", set, why, n);
+        return read_set(stdin, "-", max_rows, set, why, n);
     FILE *f = fopen(path, "r");
     struct stat st;
     memset(set, 0, sizeof *set);
@@ -468,9 +476,14 @@ int csvread_file(const char *path, struct csvread_set *set, char *why, size_t n)
         fclose(f);
         return -1;
     }
-    int rc = csvread_stream(f, path, set, why, n);
+    int rc = read_set(f, path, max_rows, set, why, n);
     fclose(f);
     return rc;
+}
+
+int csvread_file(const char *path, struct csvread_set *set, char *why, size_t n)
+{
+    return csvread_head(path, SIZE_MAX, set, why, n);
 }
 
 static void cell_row(const struct cell *c, const char *ts, struct csvread_set *set)

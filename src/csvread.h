@@ -56,6 +56,10 @@ extern const char *const csvread_col_name[CSVREAD_NCOLS];
  * and why ("x.csv: line 7, column 14 (mb_per_s): 'fast' is not a number"); on error set is
  * left empty. */
 int csvread_file(const char *path, struct csvread_set *set, char *why, size_t n);
+/* Only the header and the first max_rows rows, checked as csvread_file() checks them: what
+ * a list of files shows (host, CPU, time of each) without reading them whole. */
+int csvread_head(const char *path, size_t max_rows, struct csvread_set *set, char *why,
+                 size_t n);
 /* The same from an open stream; name is used in messages. */
 int csvread_stream(FILE *f, const char *name, struct csvread_set *set, char *why, size_t n);
 void csvread_free(struct csvread_set *set);

@@ -1,12 +1,15 @@
 #include "store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "csvread.h"
 #include "machine.h"
 
 int store_dir(char *buf, size_t n, char *why, size_t wn)
@@ -91,4 +94,72 @@ int store_save(const struct cell *cells, size_t n, char *path_out, size_t pn, ch
     }
     snprintf(why, wn, "%s: a thousand runs saved this second already", dir);
     return -1;
+}
+
+static void entry(const char *path, time_t mtime, struct store_entry *e)
+{
+    struct csvread_set s;
+    memset(e, 0, sizeof *e);
+    snprintf(e->path, sizeof e->path, "%s", path);
+    e->mtime = mtime;
+    if (csvread_head(path, 1, &s, e->why, sizeof e->why))
+        return;
+    if (!s.n)
+        snprintf(e->why, sizeof e->why, "%.200s: no measurement in it", path);
+    else {
+        e->ok = 1;
+        snprintf(e->host, sizeof e->host, "%s", s.rows[0].host);
+        snprintf(e->cpu, sizeof e->cpu, "%s", s.rows[0].cpu);
+        snprintf(e->timestamp, sizeof e->timestamp, "%s", s.rows[0].timestamp);
+    }
+    csvread_free(&s);
+}
+
+static void list_dir(const char *dir, struct store_entry **out, size_t *n, size_t *cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        char path[4096];
+        struct stat st;
+        if (len < 5 || strcasecmp(de->d_name + len - 4, ".csv") || de->d_name[0] == '.')
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path ||
+            stat(path, &st) || !S_ISREG(st.st_mode))
+            continue;
+        for (size_t i = 0; i < *n; i++) /* the results folder given as extra too */
+            if (!strcmp((*out)[i].path, path))
+                goto next;
+        if (*n == *cap) {
+            *cap = *cap ? *cap * 2 : 32;
+            *out = realloc(*out, *cap * sizeof **out);
+            if (!*out)
+                abort();
+        }
+        entry(path, st.st_mtime, &(*out)[(*n)++]);
+    next:;
+    }
+    if (d)
+        closedir(d);
+}
+
+static int newest_first(const void *a, const void *b)
+{
+    const struct store_entry *x = a, *y = b;
+    return x->mtime != y->mtime ? (x->mtime < y->mtime ? 1 : -1) : strcmp(x->path, y->path);
+}
+
+size_t store_list(const char *extra, struct store_entry **out)
+{
+    char dir[4096], why[256];
+    size_t cap = 0, n = 0;
+    *out = NULL;
+    if (!store_dir(dir, sizeof dir, why, sizeof why))
+        list_dir(dir, out, &n, &cap);
+    if (extra)
+        list_dir(extra, out, &n, &cap);
+    if (n)
+        qsort(*out, n, sizeof **out, newest_first);
+    return n;
 }

@@ -23,4 +23,20 @@ int store_save(const struct cell *cells, size_t n, char *path_out, size_t pn, ch
  * safe), with suffix k > 1 as "-k". */
 void store_name(const char *host, time_t t, unsigned k, char *buf, size_t n);
 
+/* A saved run as a list shows it (the TUI's open dialog). */
+struct store_entry {
+    char path[4096];
+    time_t mtime;           /* the file's modification time: the list is newest first */
+    int ok;                 /* 1: its first row says what follows; 0: why says what is wrong */
+    char host[64], cpu[160], timestamp[32];
+    char why[256];
+};
+
+/* The runs saved in the results folder and the *.csv files of folder extra (NULL: none;
+ * "." for the working folder), newest first, each with the host, CPU and time of its first
+ * row (files are not read whole). A file that cannot be read is listed with why, not left
+ * out. Returns the count; *out is malloc'd (the caller frees; NULL when none). A folder that
+ * does not exist lists nothing. */
+size_t store_list(const char *extra, struct store_entry **out);
+
 #endif

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <time.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "derive.h"
 #include "fakecells.h"
 #include "store.h"
+#include "csvread.h" /* tests/csvread.h: csvr_slurp */
 
 static char dir[] = "/tmp/acs-csvread.XXXXXX";
 
@@ -294,6 +296,50 @@ static void test_limits(void)
     unlink(p);
 }
 
+/* The open dialog's list: saved runs and a folder's CSV files, newest first, each with its
+ * first row's host, CPU and time; a bad file listed with why. */
+static void test_list(void)
+{
+    struct cell c[8];
+    size_t n = fake_run(c);
+    char p[512], why[512], saved[4200];
+    snprintf(p, sizeof p, "%s/xdg-list", dir);
+    setenv("XDG_DATA_HOME", p, 1);
+    struct store_entry *e;
+    CHECK(store_list(NULL, &e) == 0 && e == NULL, "no results folder yet: empty list");
+    CHECK(store_save(c, n, saved, sizeof saved, why, sizeof why) == 0, "saved: %s", why);
+    snprintf(p, sizeof p, "%s/here", dir);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/here/Bad.CSV", dir);
+    write_text(p, "algorithm,bytes\n", 16);
+    snprintf(p, sizeof p, "%s/here/notes.txt", dir);
+    write_text(p, "x", 1);
+    snprintf(p, sizeof p, "%s/here/westmere.csv", dir);
+    char *data = csvr_slurp("tests/data/westmere-qemu.csv");
+    write_text(p, data ? data : "", data ? strlen(data) : 0);
+    free(data);
+    struct timespec old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+    utimensat(AT_FDCWD, p, old, 0); /* an old file: last in the list */
+    snprintf(p, sizeof p, "%s/here", dir);
+    size_t k = store_list(p, &e);
+    CHECK(k == 3, "three files: the saved run, Bad.CSV, westmere.csv (not notes.txt): %zu", k);
+    if (k == 3) {
+        CHECK(!strcmp(e[2].path + strlen(e[2].path) - 12, "westmere.csv") && e[2].ok &&
+              strstr(e[2].cpu, "Westmere") && !strcmp(e[2].timestamp, "2026-11-30T22:16:04Z") &&
+              !strcmp(e[2].host, "vm"), "the oldest last, with host, CPU and time");
+        int bad = !e[0].ok ? 0 : 1, good = !bad;
+        CHECK(!e[bad].ok && strstr(e[bad].why, "no 'mb_per_s' column") && e[good].ok &&
+              !strcmp(e[good].path, saved), "a bad file is listed with why; the saved run too");
+    }
+    free(e);
+    struct csvread_set s;
+    CHECK(csvread_head("tests/data/malformed-number.csv", 2, &s, why, sizeof why) == 0 &&
+          s.n == 2, "csvread_head: stops before the bad line 5");
+    csvread_free(&s);
+    snprintf(p, sizeof p, "%s/xdg", dir);
+    setenv("XDG_DATA_HOME", p, 1);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -306,6 +352,7 @@ int main(void)
     test_malformed();
     test_junk();
     test_limits();
+    test_list();
     remove_dir(dir);
     return check_done();
 }
