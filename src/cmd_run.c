@@ -146,6 +146,7 @@ static void against(FILE *out, const struct csvread_set *saved, const struct cel
     if (compare_build(sets, 2, 0, &t, why, sizeof why))
         fprintf(stderr, "accelscope run: --against: %s\n", why);
     else {
+        compare_only(&t, t.nsides - 1); /* what this run measured */
         fputc('\n', out);
         compare_write(out, &t, COMPARE_TEXT);
         compare_free(&t);

@@ -218,6 +218,15 @@ int compare_build(const struct csvread_set *sets, size_t nsets, int by_impl,
     return 0;
 }
 
+void compare_only(struct compare_table *t, size_t side)
+{
+    size_t k = 0;
+    for (size_t i = 0; side < t->nsides && i < t->nrows; i++)
+        if (*t->rows[i].fig[side].status)
+            t->rows[k++] = t->rows[i];
+    t->nrows = k;
+}
+
 void compare_free(struct compare_table *t)
 {
     free(t->sides);

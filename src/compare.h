@@ -50,6 +50,8 @@ struct compare_table {
 int compare_build(const struct csvread_set *sets, size_t nsets, int by_impl,
                   struct compare_table *t, char *why, size_t n);
 void compare_free(struct compare_table *t);
+/* Keeps only the rows side measured (or tried to): a live run beside a fuller saved one. */
+void compare_only(struct compare_table *t, size_t side);
 
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_MARKDOWN, COMPARE_JSON };
 

@@ -231,6 +231,8 @@ static void test_out_save(const char *dir)
     snprintf(args, sizeof args, "%s --against tests/data/epyc-milan.csv", q);
     CHECK(sh(args) == 0 && strstr(out, "A  vm / ") && strstr(out, "B/A") &&
           strstr(out, "this run"), "--against: the compare table after the run: %s", err);
+    CHECK(!strstr(out, "md5") && !strstr(out, "16 KiB"), "--against: only what this run "
+          "measured, not every row of the saved file");
 
     snprintf(xdg, sizeof xdg, "%s/xdg/accelscope/results/", dir);
     CHECK(sh(q) == 0 && strstr(err, "saved to ") && strstr(err, xdg), "run saved under "
