@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cpu.h"
 #include "compare.h"
+#include "env.h"
 #include "csv.h"
 #include "export.h"
 #include "report.h"
@@ -109,7 +110,7 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (select_check(sel, why, sizeof why))
         return usage_error("%s", why);
-    if (cpu_deny_check(why, sizeof why))
+    if (env_check(why, sizeof why))
         return usage_error("%s", why);
     if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
         return usage_error("%s", why);

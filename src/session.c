@@ -70,6 +70,8 @@ struct session *session_new(void)
     struct session *s = calloc(1, sizeof *s);
     if (!s)
         abort();
+    /* The kernel's drivers become implementations before the plan lists them. */
+    registry_discover();
     select_defaults(&s->sel);
     s->ceil_fd = -1;
     s->ceil_pid = -1;
@@ -155,7 +157,7 @@ void session_probe(struct session *s)
         abort();
     for (size_t i = 0; i < n; i++) {
         const struct impl *im = registry_get(i);
-        s->avail[i] = im->available(im, s->why[i], sizeof s->why[i]) ? 1 : 0;
+        s->avail[i] = im->check(im, s->why[i], sizeof s->why[i]) == 0;
     }
     s->nprobed = n;
     s->probed = 1;

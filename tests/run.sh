@@ -22,7 +22,7 @@ suite() {
     rc=$?
     cat "$log/out"
     if ! tally_read "$log/out"; then
-        echo "   ($name printed no closing line; exit $rc: counted as 1 failure)"
+        echo "   ($name printed ${t_line:-no closing line}; exit $rc: counted as 1 failure)"
         fail=$((fail + 1))
         broken="$broken $name"
         return

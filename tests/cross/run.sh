@@ -115,6 +115,11 @@ for cpu in max cortex-a53; do
         check $? "accelscope info (-cpu $cpu${deny:+, masked})"
         grep -qi 'aes' "$LOG/info-$tag.log"
         check $? "info lists the AES feature (-cpu $cpu)"
+        # Only what can exist here: no x86 words or rows, the Arm counter as the clock line.
+        ! grep -Eq 'CPUID|PadLock|padlock|TSC|rdrand|rdseed' "$LOG/info-$tag.log"
+        check $? "info has no x86 rows or words (-cpu $cpu): $(grep -Em1 'CPUID|PadLock|padlock|TSC|rdrand|rdseed' "$LOG/info-$tag.log")"
+        grep -Eq '^  generic timer: [0-9.]+ MHz \(CNTFRQ_EL0\)' "$LOG/info-$tag.log"
+        check $? "info gives the generic timer's rate (-cpu $cpu)"
         QEMU_CPU=$cpu ACCELSCOPE_DENY=$deny QEMU_LOG=in_asm QEMU_LOG_FILENAME="$LOG/qlog-$tag.%d" \
             timeout 300 $QBUILD/accelscope run $RUNARGS >"$LOG/run-$tag.log" 2>&1
         rc=$?

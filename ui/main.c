@@ -1,13 +1,16 @@
-/* accelscope: what a machine's crypto acceleration is worth. */
+/* accelscope: what a machine's crypto acceleration is worth. The entry point, the one file
+ * that knows every layer: the commands of src/, the TUI of ui/; backends arrive by linking. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "spawn.h"
 #include "ui.h"
 #include "worker.h"
 
 int main(int argc, char **argv)
 {
+    spawn_stdio_init();
     if (argc >= 2 && !strcmp(argv[1], "__worker"))
         return worker_main(argc - 1, argv + 1);
     if (argc < 2)
