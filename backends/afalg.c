@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "kcrypto.h"
-#include "registry.h"
+#include "all.h"
 
 /* Each kernel algorithm: the spelling that instantiates its all-generic driver (templates over
  * the C implementations appear in /proc/crypto only once something asks for them), and what
@@ -163,7 +163,7 @@ static void add(const struct algo *a, const char *name, const char *bind, const 
     targets[nlist] = (struct afalg_target){ .algo = a, .bind = bind, .modules = modules };
     list[nlist] = (struct impl){
         .alg = a->id, .name = name, .backend = "afalg", .path = PATH_KERNEL, .note = note,
-        .ctx_size = afalg_ctx_size, .data = &targets[nlist], .available = afalg_available,
+        .ctx_size = afalg_ctx_size, .data = &targets[nlist], .check = afalg_check,
         .init = afalg_init, .op = afalg_op, .cleanup = afalg_cleanup,
     };
     nlist++;
@@ -250,6 +250,7 @@ static size_t capacity(const char *extra)
     return cap;
 }
 
+/* The backend's discover(): instantiates the templates, reads /proc/crypto, lists. */
 static void build(void)
 {
     char why[256];
@@ -268,9 +269,9 @@ static void build(void)
             add_algo(&algo_table[i], kalg_find(algo_table[i].kernel), extra);
 }
 
+/* What discover() found: nothing before it. */
 static const struct impl *impls(size_t *count)
 {
-    build();
     *count = nlist;
     return list;
 }
@@ -279,7 +280,6 @@ static const struct impl *impls(size_t *count)
 static void describe(FILE *out)
 {
     char why[256];
-    build();
     int ok = kcrypto_afalg_status(why, sizeof why);
     fprintf(out, "afalg: %s%s\n", ok ? "" : "unavailable: ", why);
     fprintf(out, "afalg.cipher %s\n", afalg_transfer_note(ALGO_CIPHER));
@@ -304,4 +304,7 @@ static void describe(FILE *out)
     }
 }
 
-const struct backend backend_afalg = { .name = "afalg", .impls = impls, .describe = describe };
+const struct backend backend_afalg = {
+    .name = "afalg", .impls = impls, .describe = describe, .discover = build,
+    .check_env = afalg_env_check,
+};

@@ -33,6 +33,31 @@ double clock_tsc_mhz(char *why, size_t n)
     return (double)(y1 - y0) / (t1 - t0) / 1e6;
 }
 
+double clock_counter_mhz(const char **label, char *what, size_t n)
+{
+#if defined(__aarch64__)
+    uint64_t hz;
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    *label = "generic timer";
+    if (!hz) {
+        snprintf(what, n, "CNTFRQ_EL0 reads 0 (the firmware did not set it)");
+        return 0;
+    }
+    snprintf(what, n, "CNTFRQ_EL0");
+    return (double)hz / 1e6;
+#elif defined(__x86_64__) || defined(__i386__)
+    *label = "TSC";
+    double mhz = clock_tsc_mhz(what, n);
+    if (mhz > 0)
+        snprintf(what, n, "invariant");
+    return mhz;
+#else
+    *label = "cycle counter";
+    snprintf(what, n, "no fixed-rate counter known for this architecture");
+    return 0;
+#endif
+}
+
 /* 16 dependent adds per iteration; each has one cycle of latency on every core we know, so
  * the chain runs at one add per core clock whatever the issue width. */
 #if defined(__x86_64__) || defined(__i386__)

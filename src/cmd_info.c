@@ -24,7 +24,8 @@ static void cpu_section(FILE *o)
     fprintf(o, "  architecture: %s\n", c->arch);
     fprintf(o, "  vendor: %s\n", c->vendor);
     fprintf(o, "  brand: %s\n", c->brand);
-    fprintf(o, "  codename: %s\n", c->codename[0] ? c->codename : "(unknown)");
+    fprintf(o, "  codename: %s\n", c->codename[0] ? c->codename
+                                   : c->codename_note[0] ? c->codename_note : "(unknown)");
     fprintf(o, "  family/model/stepping: %d/%d/%d (0x%x/0x%x/0x%x)\n", c->family, c->model,
             c->stepping, c->family, c->model, c->stepping);
     fprintf(o, "  cores/threads: %d/%d\n", c->cores, c->threads);
@@ -59,11 +60,12 @@ static void clock_section(FILE *o, int measure, int limits)
 {
     char why[200];
     fprintf(o, "\nClocks\n");
-    double tsc = clock_tsc_mhz(why, sizeof why);
-    if (tsc > 0)
-        fprintf(o, "  TSC: %.1f MHz (invariant)\n", tsc);
+    const char *counter;
+    double mhz = clock_counter_mhz(&counter, why, sizeof why);
+    if (mhz > 0)
+        fprintf(o, "  %s: %.1f MHz (%s)\n", counter, mhz, why);
     else
-        fprintf(o, "  TSC: none: %s\n", why);
+        fprintf(o, "  %s: none: %s\n", counter, why);
     if (measure) {
         double core = clock_core_mhz(why, sizeof why);
         if (core > 0)
@@ -85,13 +87,15 @@ static void impl_section(FILE *o)
 {
     fprintf(o, "\nImplementations\n");
     for (size_t a = 0; a < algo_count; a++) {
-        fprintf(o, "  %s\n", algo_table[a].id);
+        int heading = 0; /* none for an algorithm without rows here (RDRAND off x86) */
         for (size_t i = 0; i < registry_count(); i++) {
             const struct impl *im = registry_get(i);
             if (strcmp(im->alg, algo_table[a].id))
                 continue;
+            if (!heading++)
+                fprintf(o, "  %s\n", algo_table[a].id);
             char why[256] = "";
-            int ok = im->available(im, why, sizeof why);
+            int ok = im->check(im, why, sizeof why) == 0;
             fprintf(o, "    %-6s %-28s %s%s\n", path_id[im->path], im->name,
                     ok ? "available" : "unavailable: ", ok ? "" : why);
             if (im->note && ok)
@@ -107,8 +111,17 @@ static void backend_section(FILE *o)
     for (size_t i = 0; i < n; i++) {
         if (!b[i]->describe)
             continue;
-        fprintf(o, "\nBackend %s\n", b[i]->name);
-        b[i]->describe(o);
+        /* A backend with nothing to say on this architecture gets no heading. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (!m)
+            abort();
+        b[i]->describe(m);
+        fclose(m);
+        if (len)
+            fprintf(o, "\nBackend %s\n%s", b[i]->name, text);
+        free(text);
     }
 }
 
@@ -145,6 +158,7 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "accelscope info: %s\n", why);
         return EXIT_USAGE;
     }
+    registry_discover();
     FILE *o = stdout;
     struct utsname u;
     cpu_section(o);

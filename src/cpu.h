@@ -10,7 +10,8 @@ struct cpu_info {
     char arch[65];          /* "x86_64", "i686", "aarch64" */
     char vendor[32];
     char brand[96];
-    char codename[64];      /* libcpuid's; "" where unknown */
+    char codename[64];      /* libcpuid's; "" where unknown or not to be trusted */
+    char codename_note[96]; /* when codename is "": why, e.g. "unknown to libcpuid 0.6.2" */
     int family, model, stepping;
     int cores, threads;     /* physical cores, logical CPUs online */
     int l1d_kb, l2_kb, l3_kb; /* 0 where unknown */
@@ -29,6 +30,14 @@ const struct cpu_info *cpu_get(void);
 int cpu_feature_status(enum feature f, char *why, size_t n);
 int cpu_has(enum feature f);
 int cpu_denied(enum feature f);
+
+/* Whether libcpuid's codename for this (vendor, family, model) can be believed: 1 when
+ * libcpuid `libver` knows the family and model (its tables, checked against 0.6.2's); else 0
+ * and, in note, "unknown to libcpuid 0.6.2 (family 0x1a model 0x2)". libcpuid does not say
+ * when it guesses: for a family it has no table for it names the nearest it has (family 0x1A,
+ * Zen 5, comes out as "Abu Dhabi", a 2012 Opteron). A wrong name is worse than none. */
+int cpu_codename_trusted(const char *vendor, int family, int model, const char *libver,
+                         char *note, size_t n);
 
 /* 0 when every word of ACCELSCOPE_DENY names a feature; else -1 and the accepted words. */
 int cpu_deny_check(char *why, size_t n);

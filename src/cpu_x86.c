@@ -3,12 +3,13 @@
  * adds only identity: codename, cores, caches. */
 #include "cpu_probe.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <cpuid.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 
 #ifdef HAVE_LIBCPUID
 #include <libcpuid.h>
@@ -76,7 +77,9 @@ static void libcpuid_identity(struct cpu_info *c)
     struct cpu_id_t id;
     if (!cpuid_present() || cpuid_get_raw_data(&raw) < 0 || cpu_identify(&raw, &id) < 0)
         return;
-    snprintf(c->codename, sizeof c->codename, "%s", id.cpu_codename);
+    if (cpu_codename_trusted(c->vendor, c->family, c->model, cpuid_lib_version(),
+                             c->codename_note, sizeof c->codename_note))
+        snprintf(c->codename, sizeof c->codename, "%s", id.cpu_codename);
     if (id.num_cores > 0)
         c->cores = id.num_cores;
     /* sysfs may be bare in a VM; libcpuid reads CPUID's cache leaves instead. */
@@ -154,3 +157,69 @@ void cpu_probe_x86(struct cpu_info *c)
 }
 
 #endif
+
+/* What libcpuid 0.6.2 (Debian 12) has tables for, from its recog_amd.c and recog_intel.c:
+ * AMD families 0x0F-0x19 (0x19: Milan, Vermeer, Rembrandt, Cezanne, Raphael; not Genoa,
+ * Phoenix or Bergamo), Hygon family 0x18, Intel families 5, 15 and the family 6 models below
+ * (up to Alder Lake and Raptor Lake-S; not Sapphire Rapids, Meteor Lake or later). Outside
+ * them libcpuid still answers, with the nearest entry it has. */
+static const unsigned char intel6_known[] = {
+    0x01, 0x03, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0d, 0x0e, 0x0f, 0x16, 0x17, 0x1a,
+    0x1c, 0x1d, 0x1e, 0x1f, 0x25, 0x26, 0x27, 0x2a, 0x2c, 0x2d, 0x2e, 0x2f, 0x35, 0x36, 0x37,
+    0x3a, 0x3c, 0x3d, 0x3e, 0x3f, 0x45, 0x46, 0x47, 0x4a, 0x4c, 0x4d, 0x4e, 0x4f, 0x55, 0x56,
+    0x5a, 0x5c, 0x5d, 0x5e, 0x5f, 0x66, 0x6a, 0x6c, 0x7a, 0x7d, 0x7e, 0x8c, 0x8d, 0x8e, 0x97,
+    0x9a, 0x9e, 0xa5, 0xa6, 0xa7, 0xb7,
+};
+
+static int amd_known(int family, int model)
+{
+    if (family < 0x0f || family > 0x19)
+        return 0;
+    if (family != 0x19)
+        return 1;
+    return model <= 0x0f || (model >= 0x20 && model <= 0x2f) || (model >= 0x40 && model <= 0x6f);
+}
+
+static int intel_known(int family, int model)
+{
+    if (family == 5 || family == 15)
+        return 1;
+    if (family != 6)
+        return 0;
+    for (size_t i = 0; i < sizeof intel6_known; i++)
+        if (intel6_known[i] == model)
+            return 1;
+    return 0;
+}
+
+/* 1 when version a.b.c is newer than 0.6.2, whose tables the lists above describe. */
+static int newer_than_062(const char *v)
+{
+    int a = 0, b = 0, c = 0;
+    if (!v || sscanf(v, "%d.%d.%d", &a, &b, &c) < 2)
+        return 0;
+    return a > 0 || b > 6 || (b == 6 && c > 2);
+}
+
+int cpu_codename_trusted(const char *vendor, int family, int model, const char *libver,
+                         char *note, size_t n)
+{
+    int known;
+    if (!strcmp(vendor, "AuthenticAMD"))
+        known = amd_known(family, model);
+    else if (!strcmp(vendor, "HygonGenuine"))
+        known = family == 0x18;
+    else if (!strcmp(vendor, "GenuineIntel"))
+        known = intel_known(family, model);
+    else
+        known = 0; /* VIA, Zhaoxin, ...: libcpuid's tables for them are thin */
+    /* A libcpuid newer than 0.6.2 has tables the lists above do not describe: its answer
+     * is taken. */
+    if (known || newer_than_062(libver)) {
+        note[0] = 0;
+        return 1;
+    }
+    snprintf(note, n, "unknown to libcpuid %s (family 0x%x model 0x%x)", libver ? libver : "?",
+             (unsigned)family, (unsigned)model);
+    return 0;
+}

@@ -240,7 +240,7 @@ struct engine *engine_start(const struct engine_job *job)
     snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "none");
     e->last_news = mono();
     char why[200];
-    if (!job->impl->available(job->impl, why, sizeof why)) {
+    if (job->impl->check(job->impl, why, sizeof why) != 0) {
         finish(e, RES_UNAVAILABLE, "%s", why);
         return e;
     }

@@ -2,12 +2,17 @@
  * would otherwise measure what the user meant to switch off. */
 #include "env.h"
 
-#include "afalg.h"
 #include "cpu.h"
+#include "registry.h"
 
 int env_check(char *why, size_t n)
 {
-    if (cpu_deny_check(why, n) || afalg_env_check(why, n))
+    if (cpu_deny_check(why, n))
         return -1;
+    const struct backend *const *b;
+    size_t nb = registry_backends(&b);
+    for (size_t i = 0; i < nb; i++)
+        if (b[i]->check_env && b[i]->check_env(why, n))
+            return -1;
     return 0;
 }

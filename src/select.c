@@ -201,7 +201,7 @@ int select_threads(struct selection *s, const char *text, int max, char *why, si
     errno = 0;
     long t = strtol(text, &end, 10);
     if (errno || end == text || *end || t < 1 || t > max) {
-        snprintf(why, n, "bad thread count '%s'; accepted: 1 to %d (the CPUs this process may "
+        snprintf(why, n, "bad thread count '%s'; accepted: 1 to %d (online CPUs this process may "
                  "use)", text, max);
         return -1;
     }

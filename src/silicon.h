@@ -63,7 +63,8 @@ double silicon_core_mhz_now(void);
 int silicon_has_model(const char *alg);
 
 /* Takes the figures silicon_measure() gave in a forked child of this program (session.c),
- * or the reason there are none, as if measured here: later calls do not measure again. */
+ * or the reason there are none, as if measured here: later calls do not measure again.
+ * Tests use it to check the ceiling model against figures worked out by hand. */
 void silicon_adopt(const struct silicon *l);
 void silicon_adopt_failure(const char *why);
 

@@ -107,7 +107,7 @@ static int verify_pair(const struct algo *a, const struct impl *im, const struct
 {
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
     size_t olen = algo_out_len(a, len), cap = len + ALGO_MAX_OUT_EXTRA;
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = decrypt && algo_has_direction(a);
     /* One slot each, reused by both ops: a 16 MiB job costs 3 x 16 MiB here, not 7. */
     uint8_t *pt = malloc(cap), *got = calloc(1, cap), *want = calloc(1, cap);
     uint8_t *ct = dec ? malloc(2 * cap) : NULL;
@@ -316,7 +316,11 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
                         "SECONDS SAMPLES CPU"), -1;
     if (!(j->a = algo_find(argv[1])))
         return snprintf(why, n, "unknown algorithm '%s'", argv[1]), -1;
-    if (!(j->im = registry_find(argv[1], argv[2])))
+    if (!(j->im = registry_find(argv[1], argv[2]))) {
+        registry_discover(); /* a kernel driver: found only by looking */
+        j->im = registry_find(argv[1], argv[2]);
+    }
+    if (!j->im)
         return snprintf(why, n, "no implementation %s of %s", argv[2], argv[1]), -1;
     if (select_parse_size(argv[3], &j->len, sz, sizeof sz) ||
         algo_check_size(j->a, j->len, sz, sizeof sz))
@@ -331,10 +335,12 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
                         SELECT_MIN_TIME, SELECT_MAX_TIME), -1;
     if (int_arg(argv[6], 1, MAX_SAMPLES, &samples))
         return snprintf(why, n, "bad samples '%s'; accepted: 1 to %d", argv[6], MAX_SAMPLES), -1;
-    int usable = sched_getaffinity(0, sizeof all, &all) ? CPU_SETSIZE : CPU_COUNT(&all);
-    if (int_arg(argv[7], -1, usable - 1, &cpu))
-        return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or 0 to %d (the CPUs this "
-                        "process may use)", argv[7], usable - 1), -1;
+    /* A CPU id in this process's affinity set: they need not be 0..count-1 (taskset -c 1). */
+    int known = sched_getaffinity(0, sizeof all, &all) == 0;
+    if (int_arg(argv[7], -1, CPU_SETSIZE - 1, &cpu) ||
+        (cpu >= 0 && known && !CPU_ISSET((int)cpu, &all)))
+        return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or a CPU this process may "
+                        "use", argv[7]), -1;
     j->decrypt = (int)dec;
     j->samples = (int)samples;
     j->cpu = (int)cpu;
@@ -355,7 +361,7 @@ static int prepare(const struct job *j, uint8_t **in, uint8_t **out, struct live
     fill(key, sizeof key, 11);
     fill(iv, sizeof iv, 12);
     fill(*in, cap, 13);
-    int dec = j->decrypt && (j->a->kind == ALGO_CIPHER || j->a->kind == ALGO_AEAD);
+    int dec = j->decrypt && algo_has_direction(j->a);
     if (dec) {
         const struct impl *r = registry_reference(j->im);
         r = r ? r : j->im;
@@ -389,7 +395,7 @@ static int time_samples(const struct job *j, struct live *t, uint8_t *in, uint8_
     struct cycles cyc;
     cycles_open(&cyc);
     say("clock %s", cyc.name);
-    int failed = 0, dec = j->decrypt && (j->a->kind == ALGO_CIPHER || j->a->kind == ALGO_AEAD);
+    int failed = 0, dec = j->decrypt && algo_has_direction(j->a);
     uint64_t target = (uint64_t)(j->seconds / j->samples * 1e9);
     uint8_t *dst = dec ? out : in;
     uint64_t batch = calibrate(j->im, t->ctx, dst, in, j->len, target, &failed);
@@ -428,7 +434,7 @@ int worker_main(int argc, char **argv)
         return 1;
     pin(j.cpu);
     say("hello %d %s", (int)getpid(), OpenSSL_version(OPENSSL_CPU_INFO));
-    if (!j.im->available(j.im, why, sizeof why)) {
+    if (j.im->check(j.im, why, sizeof why) != 0) {
         say("unavailable %s", why);
         return 0;
     }

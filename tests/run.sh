@@ -9,6 +9,8 @@ cd "$top" || exit 2
 . tests/tally.sh
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+# Every `run` keeps its result (store.h): here, never in the user's home.
+export XDG_DATA_HOME="$log/xdg"
 pass=0 fail=0 broken=""
 
 # suite NAME COMMAND...: runs it, echoes its output, counts its closing line.
@@ -20,7 +22,7 @@ suite() {
     rc=$?
     cat "$log/out"
     if ! tally_read "$log/out"; then
-        echo "   ($name printed no closing line; exit $rc: counted as 1 failure)"
+        echo "   ($name printed ${t_line:-no closing line}; exit $rc: counted as 1 failure)"
         fail=$((fail + 1))
         broken="$broken $name"
         return

@@ -1,16 +1,20 @@
-/* The core without workers: feature table, registry, selection parsing, capability decoding,
- * CSV quoting and atomic, no-clobber writing. */
+/* The core without workers: feature table, registry (only rows that can exist on this
+ * architecture), libcpuid codename trust, selection parsing, capability decoding, CSV quoting
+ * and atomic, no-clobber writing. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "algo.h"
+#include "all.h"
 #include "check.h"
+#include "clock.h"
 #include "cpu.h"
 #include "csv.h"
 #include "csvread.h"
 #include "feature.h"
+#include "kat.h"
 #include "osslcap.h"
 #include "registry.h"
 #include "select.h"
@@ -26,7 +30,7 @@ static void test_features(void)
     CHECK(feature_by_key("nonsense") == -1, "unknown key");
     char why[200];
     /* No CPU has both x86 and ARM features: the other family reads as absent, with a reason. */
-    int x86 = cpu_get()->present[FEAT_AESNI] || cpu_get()->present[FEAT_SSSE3];
+    int x86 = feature_host_arch() == ARCH_X86; /* not from the features: qemu64 has none */
     enum feature other = x86 ? FEAT_ARM_AES : FEAT_AESNI;
     CHECK(!cpu_feature_status(other, why, sizeof why) && strstr(why, "CPU lacks"),
           "absent feature has a reason: %s", why);
@@ -43,6 +47,48 @@ static void test_deny(void)
     unsetenv("ACCELSCOPE_DENY");
 }
 
+/* Lookups never discover: AF_ALG drivers appear only after registry_discover(), which adds
+ * them once and moves nothing already listed (getrandom is on the kernel path, compiled in). */
+static void test_discover(void)
+{
+    size_t n0 = registry_count(), kernel = 0;
+    const struct impl *first = registry_get(0);
+    for (size_t i = 0; i < n0; i++)
+        kernel += strcmp(registry_get(i)->backend, "afalg") == 0;
+    CHECK(kernel == 0 && registry_find("sha256", "kernel") == NULL,
+          "no AF_ALG implementation before registry_discover() (%zu)", kernel);
+    registry_discover();
+    size_t n1 = registry_count();
+    CHECK(n1 > n0 && registry_find("sha256", "kernel") != NULL,
+          "registry_discover() adds the kernel path (%zu -> %zu)", n0, n1);
+    CHECK(registry_get(0) == first, "discovery keeps what was listed in place");
+    registry_discover();
+    CHECK(registry_count() == n1, "registry_discover() twice lists the same (%zu)",
+          registry_count());
+}
+
+/* kat_check follows impl.h's status rule: 0 = the known answer reproduced, KAT_NONE (not a
+ * failure) = none on file, negative = mismatch or failure, each with a reason. */
+static void test_kat(void)
+{
+    char why[256] = "";
+    const struct impl *p = registry_find("sha256", "portable");
+    CHECK(p && kat_check(p, why, sizeof why) == 0, "portable sha256 reproduces FIPS 180-4");
+    p = registry_find("chacha20-poly1305", "portable");
+    CHECK(p && kat_check(p, why, sizeof why) == KAT_NONE && why[0],
+          "no known answer on file for chacha20-poly1305, and why says so: %s", why);
+    setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
+    size_t n = 0;
+    const struct impl *v = backend_fault.impls(&n), *wrong = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].name, "fault-wrong") == 0)
+            wrong = &v[i];
+    why[0] = 0;
+    CHECK(wrong && kat_check(wrong, why, sizeof why) == -1 && why[0],
+          "a wrong sha256 fails its known answer: %s", why);
+    unsetenv("ACCELSCOPE_TEST_FAULTS");
+}
+
 static void test_registry(void)
 {
     size_t n = registry_count();
@@ -52,10 +98,10 @@ static void test_registry(void)
         const struct impl *im = registry_get(i);
         CHECK(algo_find(im->alg) != NULL, "%s/%s: algorithm known", im->alg, im->name);
         CHECK(im->path < PATH_COUNT, "%s/%s: path valid", im->alg, im->name);
-        CHECK(im->available && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
+        CHECK(im->check && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
         CHECK(registry_find(im->alg, im->name) == im, "%s/%s: name unique", im->alg, im->name);
         char why[256] = "";
-        if (!im->available(im, why, sizeof why))
+        if (im->check(im, why, sizeof why))
             CHECK(why[0] != 0, "%s/%s: unavailable has a reason", im->alg, im->name);
         per_path[im->path]++;
         if (i)
@@ -74,7 +120,7 @@ static void test_registry(void)
 #endif
     const struct impl *idea = registry_find("idea-cbc", "openssl");
     char why[256] = "";
-    if (idea && !idea->available(idea, why, sizeof why))
+    if (idea && idea->check(idea, why, sizeof why))
         CHECK(strstr(why, "IDEA") != NULL, "missing IDEA names it: %s", why);
     CHECK(registry_find("sha256", "fault-crash") == NULL, "fault injection off by default");
 }
@@ -232,11 +278,93 @@ static void test_csv_file(void)
     CHECK(system(cmd) == 0, "cleanup");
 }
 
+/* libcpuid's codename is shown only where its tables know the family and model; injected
+ * (vendor, family, model) as libcpuid 0.6.2 would see them, whatever this CPU is. */
+static void test_codename(void)
+{
+    static const struct {
+        const char *vendor;
+        int family, model;
+        const char *libver, *libcpuid_says;
+        int trusted;
+    } cases[] = {
+        { "AuthenticAMD", 0x1a, 0x02, "0.6.2", "Abu Dhabi", 0 },     /* Zen 5 (Turin) */
+        { "AuthenticAMD", 0x1a, 0x44, "0.6.2", "Abu Dhabi", 0 },     /* Zen 5 (Granite Ridge) */
+        { "AuthenticAMD", 0x19, 0x11, "0.6.2", "EPYC (Milan)", 0 },  /* Zen 4 Genoa */
+        { "AuthenticAMD", 0x19, 0x01, "0.6.2", "EPYC (Milan)", 1 },  /* Zen 3 Milan */
+        { "AuthenticAMD", 0x19, 0x61, "0.6.2", "Ryzen 7 (Raphael)", 1 },
+        { "AuthenticAMD", 0x17, 0x31, "0.6.2", "EPYC (Rome)", 1 },
+        { "AuthenticAMD", 0x15, 0x02, "0.6.2", "Vishera", 1 },
+        { "HygonGenuine", 0x18, 0x00, "0.6.2", "C86 7 (Dhyana)", 1 },
+        { "GenuineIntel", 6, 0x55, "0.6.2", "Skylake (Xeon)", 1 },   /* Skylake-SP */
+        { "GenuineIntel", 6, 0x2c, "0.6.2", "Gulftown (Core i7)", 1 }, /* Westmere */
+        { "GenuineIntel", 6, 0x97, "0.6.2", "Alder Lake-S (Core i9)", 1 },
+        { "GenuineIntel", 6, 0x8f, "0.6.2", "Ice Lake (Xeon-D)", 0 }, /* Sapphire Rapids */
+        { "GenuineIntel", 6, 0xaa, "0.6.2", "Unknown P6", 0 },       /* Meteor Lake */
+        { "GenuineIntel", 0x13, 0x01, "0.6.2", "Unknown Intel CPU", 0 },
+        { "CentaurHauls", 6, 0x0f, "0.6.2", "Isaiah", 0 },
+        { "AuthenticAMD", 0x1a, 0x02, "0.7.1", "Turin", 1 }, /* a newer libcpuid is believed */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char note[96] = "stale";
+        int t = cpu_codename_trusted(cases[i].vendor, cases[i].family, cases[i].model,
+                                     cases[i].libver, note, sizeof note);
+        CHECK(t == cases[i].trusted, "%s family 0x%x model 0x%x, libcpuid %s says '%s': %s",
+              cases[i].vendor, cases[i].family, cases[i].model, cases[i].libver,
+              cases[i].libcpuid_says, cases[i].trusted ? "believed" : "withheld");
+        if (t) {
+            CHECK(note[0] == 0, "no note when believed: '%s'", note);
+        } else {
+            char want[96];
+            snprintf(want, sizeof want, "unknown to libcpuid %s (family 0x%x model 0x%x)",
+                     cases[i].libver, cases[i].family, cases[i].model);
+            CHECK(!strcmp(note, want), "note '%s', want '%s'", note, want);
+        }
+    }
+}
+
+/* Only what can exist here: off x86 no PadLock or RDRAND/RDSEED rows and no reason in x86
+ * words (CPUID); on x86 those rows stay, with their reason where the CPU lacks the unit. The
+ * clock line names this architecture's counter. */
+static void test_only_here(void)
+{
+    int x86 = feature_host_arch() == ARCH_X86, padlock_rows = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct impl *im = registry_get(i);
+        int x86_only = !strncmp(im->name, "padlock", 7) || !strcmp(im->alg, "rdrand") ||
+                       !strcmp(im->alg, "rdseed") || !strcmp(im->alg, "xstore");
+        padlock_rows += !strcmp(im->name, "padlock-engine");
+        CHECK(x86 || !x86_only, "%s/%s is x86-only, yet a row here", im->alg, im->name);
+        char why[256] = "";
+        if (im->check(im, why, sizeof why) != 0)
+            CHECK(x86 || !strstr(why, "CPUID"), "%s/%s: x86 words off x86: %s", im->alg,
+                  im->name, why);
+    }
+    CHECK(!x86 || padlock_rows >= 5, "x86: padlock-engine rows for AES-CBC/CTR (%d)",
+          padlock_rows);
+    const char *label;
+    char what[200];
+    double mhz = clock_counter_mhz(&label, what, sizeof what);
+#if defined(__aarch64__)
+    CHECK(!strcmp(label, "generic timer") && mhz > 0 && strstr(what, "CNTFRQ_EL0"),
+          "aarch64 counter: %s %.1f MHz (%s)", label, mhz, what);
+#elif defined(__x86_64__) || defined(__i386__)
+    CHECK(!strcmp(label, "TSC") && (mhz > 0 || strstr(what, "CPUID")), "x86 counter: %s %.1f (%s)",
+          label, mhz, what);
+#else
+    CHECK(mhz == 0 && what[0], "no counter here, with a reason: %s", what);
+#endif
+}
+
 int main(void)
 {
+    test_only_here();
     test_features();
+    test_codename();
     test_deny();
+    test_discover();
     test_registry();
+    test_kat();
     test_select();
     test_osslcap();
     test_csv_quote();

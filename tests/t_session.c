@@ -147,18 +147,26 @@ static void count(struct session *s, enum session_event ev, size_t cell, void *a
     c->run_done += ev == SESSION_RUN_DONE;
 }
 
-/* md5 portable verifies; fault-crash traps; fault-wrong lies: the tally says which is which. */
-static void test_failing_cells(void)
+/* A session measuring algs x sizes on the named implementations and paths for seconds. */
+static struct session *session_of(const char *algs, const char *sizes, const char *impls,
+                                  const char *paths, double seconds)
 {
     struct session *s = session_new();
     char why[512];
     struct selection *sel = session_sel_edit(s, why, sizeof why);
-    select_algs(sel, "md5,sha256", why, sizeof why);
-    select_sizes(sel, "64", why, sizeof why);
-    select_impls(sel, "portable,fault-crash,fault-wrong", why, sizeof why);
-    select_paths(sel, "c,hw", why, sizeof why);
-    sel->seconds = 0.02;
+    CHECK(!select_algs(sel, algs, why, sizeof why) && !select_sizes(sel, sizes, why, sizeof why) &&
+              !select_impls(sel, impls, why, sizeof why) && !select_paths(sel, paths, why, sizeof why),
+          "selection %s / %s / %s / %s: %s", algs, sizes, impls, paths, why);
+    sel->seconds = seconds;
     session_rebuild(s);
+    return s;
+}
+
+/* md5 portable verifies; fault-crash traps; fault-wrong lies: the tally says which is which. */
+static void test_failing_cells(void)
+{
+    struct session *s = session_of("md5,sha256", "64", "portable,fault-crash,fault-wrong", "c,hw", 0.02);
+    char why[512];
     struct counts c = { 0 };
     session_set_listener(s, count, &c);
     CHECK(session_ncells(s) == 4, "4 cells (md5 portable, sha256 portable + 2 faults), got %zu",
@@ -183,14 +191,8 @@ static void test_failing_cells(void)
 /* Cancel keeps what was measured, marks the running cell, leaves the rest pending. */
 static void test_cancel(void)
 {
-    struct session *s = session_new();
+    struct session *s = session_of("md5", "16,64,256,1024", "portable", "all", 0.05);
     char why[512];
-    struct selection *sel = session_sel_edit(s, why, sizeof why);
-    select_algs(sel, "md5", why, sizeof why);
-    select_sizes(sel, "16,64,256,1024", why, sizeof why);
-    select_impls(sel, "portable", why, sizeof why);
-    sel->seconds = 0.05;
-    session_rebuild(s);
     CHECK(session_start(s, why, sizeof why) == 0, "md5 has no ceiling model: starts at once");
     CHECK(session_sel_edit(s, why, sizeof why) == NULL && strstr(why, "running"),
           "the selection is locked while running: %s", why);
@@ -276,6 +278,32 @@ static void test_ceilings(void)
               "%s/%s: ceiling %g matches the model's answer (%s)", c->impl->alg, c->impl->name,
               c->limit_mb_per_s, has ? "has one" : why);
     }
+    /* A second session (the demo's) adopts them: no second child, ready at once. */
+    struct session *t = session_new();
+    session_ceilings_start(t);
+    CHECK(session_ceilings_ready(t) && session_pollfds(t, fds, 4) == 0,
+          "a second session shares the ceilings without measuring again");
+    session_free(t);
+    session_free(s);
+}
+
+/* Resume measures only what has no result; a queued run cancelled still ends the run. */
+static void test_resume(void)
+{
+    struct session *s = session_of("md5", "16,64", "portable", "all", 0.02);
+    char why[512];
+    CHECK(session_run(s, why, sizeof why) == 0, "first run");
+    double first = session_cell(s, 0)->r.mb_per_s;
+    struct counts c = { 0 };
+    session_set_listener(s, count, &c);
+    CHECK(session_resume(s, why, sizeof why) == 0, "resume starts");
+    struct pollfd fds[8];
+    while (session_running(s)) {
+        poll(fds, (nfds_t)session_pollfds(s, fds, 8), 100);
+        session_step(s);
+    }
+    CHECK(c.start == 0 && c.run_done == 1 && session_cell(s, 0)->r.mb_per_s == first,
+          "nothing left to measure: no cell started (%d), figures kept", c.start);
     session_free(s);
 }
 
@@ -293,5 +321,6 @@ int main(void)
     test_failing_cells();
     test_cancel();
     test_ceilings();
+    test_resume();
     return check_done();
 }

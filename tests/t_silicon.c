@@ -1,5 +1,7 @@
-/* The silicon's limits (src/limits.c): the microbenchmarks give plausible, self-consistent
- * figures, honour ACCELSCOPE_DENY, the ceilings follow the stated model, and the fastest
+/* The silicon's limits (src/silicon.c): the microbenchmarks give plausible, self-consistent
+ * figures, honour ACCELSCOPE_DENY, the ceilings keep the model's order (CBC decryption above
+ * encryption, 256-bit keys below 128-bit) and equal figures worked out by hand from injected
+ * instruction timings, and the fastest
  * CBC encryption actually measured lands near its ceiling without beating it (a ceiling that
  * is beaten, or far off, is a wrong model or a wrong clock). */
 #include <math.h>
@@ -11,6 +13,7 @@
 #include "check.h"
 #include "cpu.h"
 #include "silicon.h"
+#include "all.h"
 #include "registry.h"
 
 static double now_ms(void)
@@ -62,9 +65,6 @@ static void check_model(const struct silicon *l)
         return;
     }
     CHECK(silicon_ceiling("aes-128-cbc", 0, &e128, why, sizeof why) == 0, "cbc: %s", why);
-    double want = 16 / (10 * l->insn[SIL_AESENC].lat_core) * l->core_mhz;
-    CHECK(fabs(e128 - want) < 1e-6 * want, "aes-128-cbc encrypt %.1f, model says %.1f", e128,
-          want);
     CHECK(strstr(why, "latency") != NULL, "the CBC-encrypt model names latency: %s", why);
     CHECK(silicon_ceiling("aes-128-cbc", 1, &d128, why, sizeof why) == 0 && d128 > e128,
           "CBC decryption (parallel) %.0f should beat encryption (a chain) %.0f", d128, e128);
@@ -94,7 +94,7 @@ static void check_reality(const struct silicon *l)
             im = &v[i];
     char why[300];
     double ceil;
-    if (!im || !im->available(im, why, sizeof why) ||
+    if (!im || im->check(im, why, sizeof why) ||
         silicon_ceiling("aes-128-cbc", 0, &ceil, why, sizeof why) != 0) {
         UNAVAILABLE("direct aes-128-cbc against its ceiling", im ? why : "no direct impl");
         return;
@@ -122,6 +122,63 @@ static void check_reality(const struct silicon *l)
     CHECK(mbs >= ceil * 0.65, "measured %.0f MB/s is far below the ceiling %.0f", mbs, ceil);
 }
 #endif
+
+/* Ceiling for alg, or -1 with no ceiling. */
+static double ceiling(const char *alg, int decrypt, char *why, size_t n)
+{
+    double v;
+    return silicon_ceiling(alg, decrypt, &v, why, n) == 0 ? v : -1;
+}
+
+static void near(double got, double want, const char *what, const char *why)
+{
+    CHECK(fabs(got - want) < 0.01, "%s: ceiling %.3f MB/s, worked out by hand %.3f (%s)", what,
+          got, want, why);
+}
+
+/* The model against figures worked out by hand from injected instruction timings (core
+ * 3000 MHz), not from the model's own formula: a changed round count, a latency taken for a
+ * throughput, a wrong min() or width shows here on any machine, with or without the
+ * instructions. */
+static void check_injected(void)
+{
+    static struct silicon s = { .ok = 1, .tsc_mhz = 2000, .core_mhz = 3000 };
+    static const double lat_tp[SIL_COUNT][2] = {
+        [SIL_AESENC] = { 4, 1 }, [SIL_VAESENC] = { 4, 1 }, [SIL_PCLMULQDQ] = { 6, 4 },
+        [SIL_VPCLMULQDQ] = { 6, 2 }, [SIL_SHA256RNDS2] = { 2, 1 }, [SIL_SHA1RNDS4] = { 3, 1 },
+    };
+    for (int i = 0; i < SIL_COUNT; i++) {
+        s.insn[i] = (struct silicon_insn_result){ .name = "INSN", .ok = 1 };
+        s.insn[i].lat_core = s.insn[i].lat_tsc = lat_tp[i][0];
+        s.insn[i].tp_core = s.insn[i].tp_tsc = lat_tp[i][1];
+    }
+    silicon_adopt(&s);
+    char why[400];
+    /* 16 B per 10 x 4 cycles at 3 GHz = 1200 MB/s; 14 rounds: 857.143; decryption 10 x 1 */
+    near(ceiling("aes-128-cbc", 0, why, sizeof why), 1200, "aes-128-cbc encrypt", why);
+    near(ceiling("aes-256-cbc", 0, why, sizeof why), 16.0 / 56 * 3000, "aes-256-cbc encrypt", why);
+    near(ceiling("aes-192-cbc", 1, why, sizeof why), 4000, "aes-192-cbc decrypt", why);
+    near(ceiling("aes-128-cbc", 1, why, sizeof why), 4800, "aes-128-cbc decrypt", why);
+    /* CTR: VAES ymm 32 B per 10 cycles = 9600 beats AES-NI's 4800 */
+    near(ceiling("aes-128-ctr", 0, why, sizeof why), 9600, "aes-128-ctr (VAES)", why);
+    /* GCM: GHASH on VPCLMULQDQ 32 B per 3 x 2 = 16000, CTR 9600 is the bound */
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 9600, "aes-128-gcm", why);
+    /* sha256: 64 B per 32 x 2 = 3000; sha1: 64 B per 20 x 3 = 3200 */
+    near(ceiling("sha256", 0, why, sizeof why), 3000, "sha256", why);
+    near(ceiling("sha1", 0, why, sizeof why), 3200, "sha1", why);
+    /* Without the wide units: CTR 4800 on AES-NI, GHASH 16 B per 3 x 4 = 4000 binds GCM. */
+    s.insn[SIL_VAESENC].ok = s.insn[SIL_VPCLMULQDQ].ok = 0;
+    silicon_adopt(&s);
+    near(ceiling("aes-128-ctr", 0, why, sizeof why), 4800, "aes-128-ctr (AES-NI)", why);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 4000, "aes-128-gcm (PCLMULQDQ bound)", why);
+    /* An instruction not measured: no ceiling, and the reason names it. */
+    s.insn[SIL_SHA256RNDS2].ok = 0;
+    snprintf(s.insn[SIL_SHA256RNDS2].why, sizeof s.insn[0].why, "CPU lacks SHA");
+    silicon_adopt(&s);
+    CHECK(ceiling("sha256", 0, why, sizeof why) < 0 && strstr(why, "CPU lacks SHA"),
+          "sha256 without SHA256RNDS2: no ceiling, why = '%s'", why);
+    CHECK(ceiling("md5", 0, why, sizeof why) < 0, "md5: no model");
+}
 
 static void check_describe(int measured)
 {
@@ -154,8 +211,10 @@ int main(void)
         UNAVAILABLE("limits", l->why);
 #endif
     check_describe(rc == 0);
-    if (rc != 0)
+    if (rc != 0) {
+        check_injected();
         return check_done();
+    }
     printf("silicon_measure took %.0f ms; core %.0f MHz, TSC %.0f MHz\n", t1 - t0, l->core_mhz,
            l->tsc_mhz);
     CHECK(t1 - t0 < 1500, "silicon_measure took %.0f ms (budget ~300)", t1 - t0);
@@ -163,8 +222,9 @@ int main(void)
     CHECK(l->tsc_mhz > 100 && l->tsc_mhz < 10000, "TSC %.0f MHz", l->tsc_mhz);
     CHECK(l->core_mhz > 0.3 * l->tsc_mhz && l->core_mhz < 4 * l->tsc_mhz,
           "core %.0f MHz against TSC %.0f MHz", l->core_mhz, l->tsc_mhz);
-    CHECK(l->memcpy_l1_mb_s > 1000 && l->memcpy_ram_mb_s > 100 &&
-              l->memcpy_l1_mb_s > l->memcpy_ram_mb_s * 0.8,
+    /* No order between the two: glibc's memcpy of 16 KiB (rep movsb) runs at under half the
+     * 16 MiB speed on this Zen 3 VM, which a machine may do; only plausible figures. */
+    CHECK(l->memcpy_l1_mb_s > 1000 && l->memcpy_ram_mb_s > 100,
           "memcpy %.0f MB/s (16 KiB), %.0f MB/s (16 MiB)", l->memcpy_l1_mb_s, l->memcpy_ram_mb_s);
     double now = silicon_core_mhz_now();
     CHECK(now > 0.3 * l->core_mhz && now < 1.5 * l->core_mhz, "core clock now %.0f MHz", now);
@@ -173,5 +233,6 @@ int main(void)
 #if defined(__x86_64__)
     check_reality(l);
 #endif
+    check_injected(); /* last: it replaces the measured figures */
     return check_done();
 }

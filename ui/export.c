@@ -26,8 +26,8 @@ static int in_view(const struct cell *c)
         return 0;
     switch (ui.view) {
     case V_PATHS:
-    case V_MATRIX: return c->bytes == model_cur_size();
-    case V_SIZES: return model_cur_alg() && !strcmp(c->impl->alg, model_cur_alg()->id);
+    case V_MATRIX: return c->bytes == app_cur_size();
+    case V_SIZES: return app_cur_alg() && !strcmp(c->impl->alg, app_cur_alg()->id);
     default: return 1;
     }
 }
@@ -40,13 +40,14 @@ int export_active(void)
 void export_begin(void)
 {
     free(rows);
-    rows = malloc((ui.plan.n ? ui.plan.n : 1) * sizeof *rows);
+    size_t n = session_ncells(ui.s);
+    rows = malloc((n ? n : 1) * sizeof *rows);
     if (!rows)
         abort();
     nrows = 0;
-    for (size_t i = 0; i < ui.plan.n; i++)
-        if (in_view(&ui.plan.cells[i]))
-            rows[nrows++] = ui.plan.cells[i];
+    for (size_t i = 0; i < n; i++)
+        if (in_view(session_cell(ui.s, i)))
+            rows[nrows++] = *session_cell(ui.s, i);
     if (!nrows) {
         ui_set_status(1, "nothing to export in this view: measure first (r)");
         return;

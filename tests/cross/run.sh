@@ -21,6 +21,7 @@ PASS=0
 FAIL=0
 LOG=build/cross-logs
 mkdir -p "$LOG"
+export XDG_DATA_HOME="$(pwd)/$LOG/xdg" # runs are saved: not into the home folder
 ok() { PASS=$((PASS + 1)); echo "ok: $*"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL: $*"; }
 check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
@@ -114,6 +115,11 @@ for cpu in max cortex-a53; do
         check $? "accelscope info (-cpu $cpu${deny:+, masked})"
         grep -qi 'aes' "$LOG/info-$tag.log"
         check $? "info lists the AES feature (-cpu $cpu)"
+        # Only what can exist here: no x86 words or rows, the Arm counter as the clock line.
+        ! grep -Eq 'CPUID|PadLock|padlock|TSC|rdrand|rdseed' "$LOG/info-$tag.log"
+        check $? "info has no x86 rows or words (-cpu $cpu): $(grep -Em1 'CPUID|PadLock|padlock|TSC|rdrand|rdseed' "$LOG/info-$tag.log")"
+        grep -Eq '^  generic timer: [0-9.]+ MHz \(CNTFRQ_EL0\)' "$LOG/info-$tag.log"
+        check $? "info gives the generic timer's rate (-cpu $cpu)"
         QEMU_CPU=$cpu ACCELSCOPE_DENY=$deny QEMU_LOG=in_asm QEMU_LOG_FILENAME="$LOG/qlog-$tag.%d" \
             timeout 300 $QBUILD/accelscope run $RUNARGS >"$LOG/run-$tag.log" 2>&1
         rc=$?

@@ -76,13 +76,13 @@ tui_pick() {
 }
 
 
-# The suites' tally (pass, fail) and checks on a session's screen.
+# The suites' tallies: ok NAME; bad NAME [SESSION] (shows the screen); check NAME SESSION REGEX
+# [SECONDS]; check_not NAME SESSION REGEX (the screen does not show REGEX now). The caller
+# sets pass=0 fail=0 and prints "$pass passed, $fail failed" at the end.
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() {
     fail=$((fail + 1)); echo "FAIL $1"
     [ -n "${2:-}" ] && { echo "---- screen of $2:"; tui_cap "$2" 2>/dev/null | sed 's/^/    /'; echo "----"; }
 }
-# check NAME SESSION REGEX [SECONDS]
 check() { if tui_wait "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$2"; fi; }
-# check_not NAME SESSION REGEX: the screen does not show REGEX now.
 check_not() { if tui_cap "$2" | grep -Eq -- "$3"; then bad "$1" "$2"; else ok "$1"; fi; }
