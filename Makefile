@@ -111,7 +111,7 @@ tests: $(TEST_BIN) $(BIN)
 # libFuzzer harnesses (tests/fuzz/run.sh builds them with clang into build/fuzz/).
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d)
 
