@@ -111,7 +111,7 @@ tests: $(TEST_BIN) $(BIN)
 # libFuzzer harnesses (tests/fuzz/run.sh builds them with clang into build/fuzz/).
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d)
 
@@ -137,13 +137,13 @@ check-kernel: deps
 check-cross:
 	@sh tests/cross/run.sh
 
-# Not in check nor CI: a few minutes per parser (FUZZ_TIME=seconds per target, default 120).
-fuzz:
-	@sh tests/fuzz/run.sh
-
 # The CLI and a short TUI pass under qemu-x86_64 as other CPU models (tests/cpus/run.sh).
 check-cpus: deps
 	@sh tests/cpus/run.sh
+
+# Not in check nor CI: a few minutes per parser (FUZZ_TIME=seconds per target, default 120).
+fuzz:
+	@sh tests/fuzz/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory accelscope tests
