@@ -27,8 +27,9 @@ static void child(const char *path, char *const argv[], char *const envp[], int 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before the line above: nobody reads us */
         _exit(127);
-    if (in >= 0 && in <= 2) /* the dups below would replace it: move it out of the way */
-        in = fcntl(in, F_DUPFD_CLOEXEC, 3);
+    /* The dups below would replace it: move it out of the way first. */
+    if (in >= 0 && in <= 2 && (in = fcntl(in, F_DUPFD_CLOEXEC, 3)) < 0)
+        _exit(127);
     if (w == 0) { /* stdin would replace it below: move it out of the way first */
         w = fcntl(0, F_DUPFD_CLOEXEC, 3);
         if (w < 0)
