@@ -142,6 +142,12 @@ static int parse_sample(const char *s, struct stats_sample *x)
     return 0;
 }
 
+/* Whether a cell whose every round was disturbed still gets a (noisy) figure. */
+static int fallback(const struct engine *e)
+{
+    return !e->job.paced || e->job.noisy_fallback;
+}
+
 static void on_sample(struct engine *e, struct worker *w, const char *s)
 {
     struct stats_sample x;
@@ -158,7 +164,7 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
     }
     w->s[w->ns++] = x;
     e->r.status = RES_RUNNING;
-    aggregate(e, !e->job.paced);
+    aggregate(e, fallback(e));
 }
 
 static void on_calibrated(struct engine *e, struct worker *w)
@@ -475,9 +481,9 @@ static int step_worker(struct engine *e, int i)
 /* Every worker exited cleanly: the figures stand if verified and undisturbed somewhere. */
 static void conclude(struct engine *e)
 {
-    /* Old callers got figures from whatever samples there were: unpaced, a cell measured
-     * only through noise still has a figure, marked noisy. */
-    aggregate(e, !e->job.paced);
+    /* Old callers got figures from whatever samples there were: unpaced (or asked), a cell
+     * measured only through noise still has a figure, marked noisy. */
+    aggregate(e, fallback(e));
     int done = 1;
     for (int i = 0; i < e->n; i++)
         done &= e->w[i].done;
@@ -485,7 +491,7 @@ static void conclude(struct engine *e)
         finish(e, RES_ERROR, "a worker finished without verifying its output");
     else if (!done)
         finish(e, RES_ERROR, "a worker finished without saying done");
-    else if (e->r.rounds < 1 && (e->job.paced || !e->r.samples))
+    else if (e->r.rounds < 1 && !e->r.samples)
         finish(e, RES_ERROR, "no undisturbed sample (%d round%s disturbed)", e->r.disturbed,
                e->r.disturbed == 1 ? "" : "s");
     else

@@ -30,6 +30,9 @@ struct engine_job {
     int decrypt;        /* ciphers and AEADs: measure the decrypt direction */
     double watchdog;    /* seconds of silence before a worker counts as hung; 0 = default */
     int paced;          /* 1: the caller calls engine_go()/engine_stop(); 0: the engine does */
+    int noisy_fallback; /* paced: when every round was disturbed, finish RES_OK with the
+                         * figures of all rounds, quality noisy, rounds 0, instead of
+                         * RES_ERROR "no undisturbed sample" (unpaced always does this) */
 };
 
 #define ENGINE_DEFAULT_SECONDS 0.3
@@ -61,7 +64,8 @@ enum engine_state engine_state(const struct engine *e);
 int engine_go(struct engine *e);
 
 /* Sends `quit`: a round in flight completes, then the cell finishes RES_OK with the rounds it
- * has, or RES_ERROR "no undisturbed sample" without any (engine_step() returns 1). */
+ * has, or RES_ERROR "no undisturbed sample" without any (but see job->noisy_fallback);
+ * engine_step() returns 1. */
 void engine_stop(struct engine *e);
 
 /* Rounds asked for so far with engine_go(), disturbed or not. */

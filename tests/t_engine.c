@@ -244,6 +244,20 @@ static void test_scripted_disturbed(const char *bin)
           r.clock_mhz);
 }
 
+/* Every round disturbed (descheduled for half of each window): unpaced, the cell still has
+ * its figure, from all rounds, marked noisy; not a figure passed off as quiet. */
+static void test_scripted_all_disturbed(const char *bin)
+{
+    static const char script[] = PACED_SCRIPT("",
+        "echo \"sample 1 100000000 1000000000 500000000 0 2 0 ${r}000000000 ${r}500000000"
+        " 0 0 0 0\"");
+    struct result r = scripted(bin, script, 1);
+    CHECK(r.status == RES_OK && r.rounds == 0 && r.disturbed == 5 && r.samples == 5 &&
+          r.mb_per_s == 100 && r.quality == RESULT_NOISY, "all disturbed, unpaced: a noisy "
+          "figure (status %d: %s; %d + %d, %g MB/s, quality %d)", r.status, r.reason,
+          r.rounds, r.disturbed, r.mb_per_s, r.quality);
+}
+
 static void test_cancel(void)
 {
     const struct impl *im = registry_find("sha256", "openssl");
@@ -464,6 +478,7 @@ int main(void)
     test_threads_and_decrypt();
     test_aggregate(bin);
     test_scripted_disturbed(bin);
+    test_scripted_all_disturbed(bin);
     test_cancel();
     test_paced_states();
     test_idle_not_hung();
