@@ -66,6 +66,8 @@ for t in $targets; do
     mkdir -p "$work" "$crashes"
     seeds=tests/fuzz/corpus/$name
     [ -d "$seeds" ] || seeds=
+    # The reader's own test files are seeds too.
+    [ "$name" = csvread ] && [ -d tests/data ] && seeds="$seeds tests/data"
     # The regression inputs first: each once-found crash must stay fixed.
     if [ -d tests/fuzz/regress/$name ] && ! build/fuzz/fuzz/$t tests/fuzz/regress/$name/* \
         >"build/fuzz/$name.regress.log" 2>&1; then
