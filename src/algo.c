@@ -3,18 +3,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* AES rounds: AES-NI or VAES on x86, the ARMv8 AES instructions on Arm; GCM adds the
+ * carry-less multiplies of GHASH. */
+#define AES_ACCEL .accel = { FEAT_AESNI, FEAT_VAES, FEAT_ARM_AES }, .naccel = 3
+#define GCM_ACCEL                                                                             \
+    .accel = { FEAT_AESNI, FEAT_VAES, FEAT_ARM_AES, FEAT_PCLMULQDQ, FEAT_VPCLMULQDQ, FEAT_PMULL }, \
+    .naccel = 6
+
 #define CBC(bits, k)                                                                          \
     { .id = "aes-" #bits "-cbc", .kind = ALGO_CIPHER, .mode = ALGO_MODE_CBC, .rounds = 6 + k / 4, .key_len = k, .iv_len = 16, .block = 16, \
-      .evp = "AES-" #bits "-CBC", .kernel = "cbc(aes)", .afalg_type = "skcipher", .in_default = 1 }
+      .evp = "AES-" #bits "-CBC", .kernel = "cbc(aes)", .afalg_type = "skcipher", .in_default = 1, AES_ACCEL }
 #define CTR(bits, k)                                                                          \
     { .id = "aes-" #bits "-ctr", .kind = ALGO_CIPHER, .mode = ALGO_MODE_CTR, .rounds = 6 + k / 4, .key_len = k, .iv_len = 16, .block = 1,  \
-      .evp = "AES-" #bits "-CTR", .kernel = "ctr(aes)", .afalg_type = "skcipher", .in_default = 1 }
+      .evp = "AES-" #bits "-CTR", .kernel = "ctr(aes)", .afalg_type = "skcipher", .in_default = 1, AES_ACCEL }
 #define GCM(bits, k)                                                                          \
     { .id = "aes-" #bits "-gcm", .kind = ALGO_AEAD, .mode = ALGO_MODE_GCM, .rounds = 6 + k / 4, .key_len = k, .iv_len = 12, .block = 1,    \
-      .evp = "AES-" #bits "-GCM", .kernel = "gcm(aes)", .afalg_type = "aead", .in_default = 1 }
-#define HASH(name, evpname, n)                                                                \
+      .evp = "AES-" #bits "-GCM", .kernel = "gcm(aes)", .afalg_type = "aead", .in_default = 1, GCM_ACCEL }
+#define HASH(name, evpname, n, ...)                                                           \
     { .id = name, .kind = ALGO_DIGEST, .block = 1, .out_len = n, .evp = evpname,                \
-      .kernel = name, .afalg_type = "hash", .in_default = 1 }
+      .kernel = name, .afalg_type = "hash", .in_default = 1, __VA_ARGS__ }
 
 const struct algo algo_table[] = {
     CBC(128, 16), CBC(192, 24), CBC(256, 32),
@@ -23,8 +30,10 @@ const struct algo algo_table[] = {
     { .id = "chacha20-poly1305", .kind = ALGO_AEAD, .mode = ALGO_MODE_CHACHA20_POLY1305, .key_len = 32, .iv_len = 12, .block = 1,
       .evp = "ChaCha20-Poly1305", .kernel = "rfc7539(chacha20,poly1305)", .afalg_type = "aead",
       .in_default = 1 },
-    HASH("md5", "MD5", 16), HASH("sha1", "SHA1", 20), HASH("sha256", "SHA256", 32),
-    HASH("sha512", "SHA512", 64),
+    HASH("md5", "MD5", 16), /* no CPU has MD5 instructions */
+    HASH("sha1", "SHA1", 20, .accel = { FEAT_SHA, FEAT_SHA1 }, .naccel = 2),
+    HASH("sha256", "SHA256", 32, .accel = { FEAT_SHA, FEAT_SHA2 }, .naccel = 2),
+    HASH("sha512", "SHA512", 64, .accel = { FEAT_SHA512 }, .naccel = 1),
     { .id = "idea-cbc", .kind = ALGO_CIPHER, .mode = ALGO_MODE_CBC, .key_len = 16, .iv_len = 8, .block = 8,
       .evp = "IDEA-CBC", .in_default = 1 },
     /* RNGs fill buffers; nothing to compare them with, so they are opt-in. */

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feature.h"
+
 enum algo_kind {
     ALGO_CIPHER, /* one op = encrypt/decrypt N bytes continuing the chain (CBC IV, CTR counter) */
     ALGO_AEAD,   /* one op = seal one N-byte message: fresh nonce, ALGO_AAD_LEN bytes AAD, tag */
@@ -18,6 +20,7 @@ enum algo_kind {
 #define ALGO_MAX_IV 16
 #define ALGO_MAX_OUT_EXTRA 64 /* out buffers are N + this: room for a tag or a digest */
 #define ALGO_MAX_BYTES (16u << 20)
+#define ALGO_MAX_ACCEL 6
 
 /* The construction around the primitive: what the ceiling model, the OpenSSL backend and the
  * kernels need to know without reading the algorithm's name. */
@@ -42,6 +45,11 @@ struct algo {
     const char *kernel;     /* Linux crypto API name (AF_ALG), NULL where none */
     const char *afalg_type; /* AF_ALG salg_type: "skcipher", "aead", "hash", "rng" */
     int in_default;         /* part of the default selection of `run` and the TUI */
+    /* The CPU features whose instructions compute this algorithm in OpenSSL and the
+     * kernels (crypto extensions; vector units are not listed): without any of them, the
+     * hardware path runs the same code as the asm path's SIMD variant. */
+    enum feature accel[ALGO_MAX_ACCEL];
+    unsigned naccel;
 };
 
 extern const struct algo algo_table[];

@@ -9,14 +9,22 @@
 #include "impl.h"
 #include "result.h"
 
-/* Figures derived from the other cells of the plan (session.c keeps them current). A column
- * is one algorithm at one size in one direction: cells are only ever compared within one. */
+/* Figures derived from the other cells of the plan (src/derive.c; the session keeps them
+ * current). A column is one algorithm at one size in one direction: cells are only ever
+ * compared within one, and only cells whose figure is verified, quiet (not noisy: stats.h)
+ * and not the same code as another row take part in the claims below. */
 struct cell_derived {
-    double slowest;   /* slowest verified figure of the column, MB/s; 0 = none yet */
-    double speedup;   /* this cell's figure over slowest; 0 when it has no verified figure */
-    int best;         /* the fastest verified cell of its column, or tied with it */
-    int tie;          /* best, and another verified cell's fastest sample reaches this one's
-                       * slowest (or the reverse): the samples cannot tell them apart */
+    double slowest;   /* slowest figure of the column that takes part, MB/s; 0 = none */
+    double speedup;   /* this cell's figure over slowest; 0 when it takes no part */
+    int best;         /* the fastest cell of its column, or tied with it */
+    int tie;          /* best, and the 95 % interval of another best overlaps this one's: the
+                       * samples cannot tell them apart (stats_tie) */
+    int noisy;        /* verified, but its interval stayed wide or most rounds were disturbed:
+                       * a figure, never a claim */
+    const struct impl *same_as; /* the asm row this hardware row ran the same code as (its
+                                 * capability vector enables none of the algorithm's crypto
+                                 * instructions), or NULL */
+    char same_why[96];          /* why, for the row: "OpenSSL's vector has no SHA" */
 };
 
 struct cell {

@@ -37,7 +37,8 @@ static const char *const columns[] = {
     "implementation", "bytes", "threads", "ops", "seconds", "mb_per_s", "mb_per_s_min",
     "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
-    "status", "reason",
+    "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
+    "same_code_as",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -66,8 +67,27 @@ const char *csv_direction(const struct cell *c)
 {
     /* Direction applies to ciphers and AEADs; digests and RNGs have none. */
     const struct algo *a = algo_find(c->impl->alg);
-    int dir = a && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
-    return !dir ? "" : c->decrypt ? "decrypt" : "encrypt";
+    return !a || !algo_has_direction(a) ? "" : c->decrypt ? "decrypt" : "encrypt";
+}
+
+/* How far the figure can be trusted (stats.h): quiet or noisy, the 95 % interval of the
+ * median, the rounds retaken as disturbed, the clock the samples ran at, how well the
+ * windows of -t N overlapped; and the row whose code a hardware row really ran. */
+static void quality(FILE *f, const struct cell *w)
+{
+    const struct result *r = &w->r;
+    int ok = r->status == RES_OK;
+    char b[160];
+    const char *q = r->quality == RESULT_NOISY ? "noisy" : r->quality == RESULT_QUIET ? "quiet" : "";
+    field(f, ok ? q : "", 0);
+    num(f, "%.2f", r->ci_pct, ok && r->ci_hi > 0);
+    num(f, "%.0f", r->disturbed, ok);
+    num(f, "%.0f", r->rounds, ok);
+    num(f, "%.0f", r->clock_mhz, ok && r->clock_mhz > 0);
+    num(f, "%.1f", r->overlap_pct, ok && r->threads > 1);
+    snprintf(b, sizeof b, "%s%s%s", w->d.same_as ? path_id[w->d.same_as->path] : "",
+             w->d.same_as ? "/" : "", w->d.same_as ? w->d.same_as->name : "");
+    field(f, b, 1);
 }
 
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
@@ -116,7 +136,8 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         field(f, r->capvec, 0);
         field(f, r->reference, 0);
         field(f, result_status_text(r, st, sizeof st), 0);
-        field(f, ok ? "" : r->reason, 1);
+        field(f, ok ? "" : r->reason, 0);
+        quality(f, w);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -84,6 +84,49 @@ static int same_plan(const struct session *a, const struct session *b)
 }
 
 /* The selection printed as a `run` command line, parsed by `run`, gives the same cells. */
+static struct cell rated(struct cell c, enum result_quality q, double lo, double hi,
+                         const char *capvec)
+{
+    c.r.quality = q;
+    c.r.ci_lo = lo;
+    c.r.ci_hi = hi;
+    snprintf(c.r.capvec, sizeof c.r.capvec, "%s", capvec);
+    return c;
+}
+
+/* Noisy figures make no claims; ties come from the 95 % intervals; a hardware row whose
+ * vector enables none of the algorithm's crypto instructions is the asm-simd row's code. */
+static void test_derive_quality(void)
+{
+    /* A vector with everything (SHA, AES-NI...) and one without SHA (bit 29 of word 2). */
+    const char *all = "CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x40069c219c07ab";
+    const char *nosha = "CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x40069c019c07ab";
+    struct cell c[] = {
+        rated(mk("sha256", "portable", 64, RES_OK, 100, 90, 110), RESULT_QUIET, 99, 101, ""),
+        rated(mk("sha256", "openssl-simd", 64, RES_OK, 200, 150, 250), RESULT_QUIET, 198, 202, nosha),
+        rated(mk("sha256", "openssl", 64, RES_OK, 201, 150, 250), RESULT_QUIET, 199, 203, nosha),
+        rated(mk("sha256", "openssl-int", 64, RES_OK, 50, 49, 51), RESULT_NOISY, 40, 60, ""),
+        rated(mk("sha256", "openssl", 16384, RES_OK, 900, 800, 1000), RESULT_QUIET, 890, 910, all),
+        rated(mk("sha256", "openssl-simd", 16384, RES_OK, 400, 390, 410), RESULT_QUIET, 395, 405, all),
+        rated(mk("sha256", "portable", 16384, RES_OK, 398, 300, 500), RESULT_QUIET, 396, 401, ""),
+    };
+    size_t n = sizeof c / sizeof c[0];
+    derive_cells(c, n);
+    CHECK(c[3].d.noisy && c[3].d.speedup == 0 && !c[3].d.best && c[0].d.slowest == 100,
+          "a noisy cell is never the slowest, never xN, never best (slowest %g)", c[0].d.slowest);
+    CHECK(c[2].d.same_as == c[1].impl && !c[2].d.best && c[2].d.speedup == 0 &&
+              strstr(c[2].d.same_why, "sha256"),
+          "without SHA, hw openssl is asm openssl-simd's code: %s", c[2].d.same_why);
+    CHECK(c[1].d.best && !c[1].d.tie && c[1].d.speedup == 2.0, "64 B: simd alone best, x2");
+    CHECK(c[4].d.same_as == NULL && c[4].d.best, "with SHA, hw openssl is its own code, best");
+    CHECK(c[5].d.tie == 0 && c[6].d.tie == 0, "396..401 and 395..405 overlap but neither is best");
+    c[4].r.ci_lo = 380; /* now the best's interval reaches the others' */
+    c[4].r.ci_hi = 420;
+    c[4].r.mb_per_s = 405;
+    derive_cells(c, n);
+    CHECK(c[4].d.tie && c[5].d.tie && c[6].d.tie, "overlapping 95 %% intervals: a three-way tie");
+}
+
 static void round_trip(const char *label, void (*edit)(struct selection *))
 {
     struct session *s = session_new();
@@ -313,6 +356,7 @@ int main(void)
     const char *bin = getenv("ACCELSCOPE_BIN");
     engine_set_exe(bin ? bin : "./accelscope");
     test_derive();
+    test_derive_quality();
     round_trip("defaults", edit_none);
     round_trip("edited", edit_all);
     round_trip("includes", edit_impls);

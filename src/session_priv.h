@@ -1,0 +1,69 @@
+/* What the session's files share (session.c: selection, plan, availability, progress;
+ * session_ceil.c: the silicon's ceilings; session_run.c: running and scheduling). Not for
+ * anyone else: the interface is session.h. */
+#ifndef ACCELSCOPE_SESSION_PRIV_H
+#define ACCELSCOPE_SESSION_PRIV_H
+
+#include <stddef.h>
+
+#include "plan.h"
+#include "session.h"
+
+struct engine;
+
+/* One cell of the group being measured, with its engine (NULL once finished). */
+struct member {
+    size_t cell;
+    struct engine *e;
+};
+
+struct session {
+    struct selection sel;
+    struct plan plan;
+    session_listener listener;
+    void *listener_arg;
+
+    /* Availability, by registry index, asked once. */
+    int probed;
+    size_t nprobed;
+    unsigned char *avail;
+    char (*why)[200];
+
+    int ceil_seen;         /* the process's ceilings are applied to this plan */
+
+    /* The run: one group at a time (the cells of one column: one algorithm, size and
+     * direction), the rounds of its cells interleaved (session_run.c). */
+    int active, queued;
+    int resume;            /* this run measures only the cells without a result */
+    struct member *grp;    /* the group's cells */
+    size_t ngrp, capgrp;
+    long sampling;         /* index in grp whose round is in flight; -1 none */
+    size_t turn;           /* the member to sample next, round robin */
+    size_t done, total;    /* cells finished in this run, and to go through */
+    double t0, grp_t0;     /* monotonic start of the run and of the group */
+    double busy;           /* seconds spent on groups, for the estimate of what is left */
+    size_t ran;            /* cells those groups measured */
+};
+
+double session_mono(void);
+void session_tell(struct session *s, enum session_event ev, size_t cell);
+/* A cell that cannot run here says why (its status becomes unavailable). */
+void session_mark_unavailable(const struct session *s, struct cell *c);
+
+/* session_ceil.c */
+void ceilings_input(void);          /* reads what the child sent, if anything */
+int ceilings_apply(struct session *s); /* 1 when s got the ceilings just now */
+int ceilings_measuring(void);
+int ceilings_fd(void);              /* -1 when no child */
+void ceilings_stop(void);
+void ceiling_of(struct cell *c);    /* the cell's limit from the ceilings, 0 unknown */
+
+/* session_run.c */
+void sched_begin(struct session *s);
+int sched_step(struct session *s);  /* 1 when a cell changed */
+int sched_cancel(struct session *s);
+int sched_pollfds(const struct session *s, struct pollfd *fds, int max);
+int sched_timeout_ms(const struct session *s);
+long sched_current(const struct session *s); /* the cell sampling or starting; -1 none */
+
+#endif

@@ -1,0 +1,245 @@
+/* Running a session: which cell or sample runs next.
+ *
+ * The cells of one column (one algorithm at one size, in one direction: the bars that are
+ * compared with each other) form a group. Every cell of the group gets its workers at once;
+ * they verify side by side, and only when all of them are ready does timing start. Then the
+ * group is measured in rounds, one cell's sample after another (A B C A B C ...), so a drift
+ * of the machine (a throttling clock, a background job) hits every bar of the group alike,
+ * instead of whichever cell ran during it. After each of its rounds a cell is asked whether
+ * it has enough (stats_enough: 5 undisturbed samples and a 95 % interval of its median within
+ * +-2 %); it stops then, or when its time budget (--time, per cell) or SCHED_ROUND_CAP rounds
+ * are spent, with its figure marked noisy if it never settled. Disturbed rounds (descheduled,
+ * stolen from, clock moved: stats.h) are retaken, not averaged in. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "engine.h"
+#include "session_priv.h"
+#include "stats.h"
+
+/* A sample lasts --time / SCHED_SAMPLES: room for retakes and for the interval to narrow
+ * within the budget, and a cell that settles after 5 samples uses half of it. */
+#define SCHED_SAMPLES 10
+/* Rounds a cell may take at most, disturbed ones included (a machine that never settles). */
+#define SCHED_ROUND_CAP 30
+
+static struct cell *cell_of(struct session *s, const struct member *m)
+{
+    return &s->plan.cells[m->cell];
+}
+
+static int same_column(const struct cell *a, const struct cell *b)
+{
+    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
+}
+
+static void add_member(struct session *s, size_t i)
+{
+    if (s->ngrp == s->capgrp) {
+        s->capgrp = s->capgrp ? 2 * s->capgrp : 16;
+        s->grp = realloc(s->grp, s->capgrp * sizeof *s->grp);
+        if (!s->grp)
+            abort();
+    }
+    struct cell *c = &s->plan.cells[i];
+    struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = s->sel.threads,
+                              .seconds = s->sel.seconds, .samples = SCHED_SAMPLES,
+                              .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1 };
+    memset(&c->r, 0, sizeof c->r);
+    c->r.status = RES_RUNNING;
+    c->r.threads = s->sel.threads;
+    s->grp[s->ngrp++] = (struct member){ .cell = i, .e = engine_start(&job) };
+    session_tell(s, SESSION_CELL_START, i);
+}
+
+static void run_end(struct session *s)
+{
+    s->active = 0;
+    s->ngrp = 0;
+    derive_cells(s->plan.cells, s->plan.n);
+    session_tell(s, SESSION_RUN_DONE, SIZE_MAX);
+}
+
+/* The next group: the first pending cell and every pending cell of its column. */
+static void group_begin(struct session *s)
+{
+    size_t first = 0;
+    while (first < s->plan.n && s->plan.cells[first].r.status != RES_PENDING)
+        first++;
+    if (first == s->plan.n) {
+        run_end(s);
+        return;
+    }
+    s->ngrp = 0;
+    s->sampling = -1;
+    s->turn = 0;
+    s->grp_t0 = session_mono();
+    for (size_t i = first; i < s->plan.n; i++)
+        if (s->plan.cells[i].r.status == RES_PENDING &&
+            same_column(&s->plan.cells[i], &s->plan.cells[first]))
+            add_member(s, i);
+}
+
+void sched_begin(struct session *s)
+{
+    s->queued = 0;
+    s->active = 1;
+    s->done = s->total = 0;
+    s->busy = 0;
+    s->ran = 0;
+    s->t0 = session_mono();
+    for (size_t i = 0; i < s->plan.n; i++) {
+        struct cell *c = &s->plan.cells[i];
+        if (s->resume && c->r.status != RES_PENDING && c->r.status != RES_CANCELLED)
+            continue;
+        memset(&c->r, 0, sizeof c->r);
+        c->r.status = RES_PENDING;
+        c->r.threads = s->sel.threads;
+        session_mark_unavailable(s, c);
+        s->total += c->r.status == RES_PENDING;
+    }
+    derive_cells(s->plan.cells, s->plan.n);
+    group_begin(s);
+    if (s->active)
+        sched_step(s); /* cells that end at once (unavailable) pass now */
+}
+
+/* A member's engine finished: its result is final. */
+static void member_done(struct session *s, size_t g)
+{
+    struct member *m = &s->grp[g];
+    struct cell *c = cell_of(s, m);
+    c->r = *engine_result(m->e);
+    engine_free(m->e);
+    m->e = NULL;
+    s->done++;
+    if ((long)g == s->sampling)
+        s->sampling = -1;
+    derive_cells(s->plan.cells, s->plan.n);
+    session_tell(s, SESSION_CELL_DONE, m->cell);
+}
+
+/* After one of its rounds: does the cell stop here? */
+static void decide(struct session *s, struct member *m)
+{
+    const struct result *r = engine_result(m->e);
+    if (stats_enough(r) || r->seconds >= s->sel.seconds ||
+        engine_rounds_taken(m->e) >= SCHED_ROUND_CAP)
+        engine_stop(m->e);
+}
+
+/* Reads every engine of the group; 1 when a cell changed. *ready: all verified. */
+static int poll_members(struct session *s, int *ready, int *alive)
+{
+    int changed = 0;
+    *ready = 1;
+    *alive = 0;
+    for (size_t g = 0; g < s->ngrp; g++) {
+        struct member *m = &s->grp[g];
+        if (!m->e)
+            continue;
+        struct cell *c = cell_of(s, m);
+        int before = c->r.samples;
+        if (engine_step(m->e)) {
+            member_done(s, g);
+            changed = 1;
+            continue;
+        }
+        (*alive)++;
+        c->r = *engine_result(m->e);
+        if (c->r.samples != before) {
+            session_tell(s, SESSION_CELL_SAMPLE, m->cell);
+            changed = 1;
+        }
+        *ready &= engine_state(m->e) != ENGINE_STARTING;
+    }
+    return changed;
+}
+
+/* The round robin: the next member, after the last one sampled, that can take a round. */
+static void next_round(struct session *s)
+{
+    for (size_t k = 0; k < s->ngrp; k++) {
+        size_t g = (s->turn + k) % s->ngrp;
+        struct member *m = &s->grp[g];
+        if (m->e && engine_state(m->e) == ENGINE_IDLE && engine_go(m->e) == 0) {
+            s->sampling = (long)g;
+            s->turn = g + 1;
+            return;
+        }
+    }
+}
+
+int sched_step(struct session *s)
+{
+    int ready, alive;
+    int changed = poll_members(s, &ready, &alive);
+    if (s->sampling >= 0) {
+        struct member *m = &s->grp[s->sampling];
+        if (m->e && engine_state(m->e) == ENGINE_IDLE) {
+            decide(s, m);
+            s->sampling = -1;
+        }
+    }
+    /* Timing starts when every cell of the group has verified: nothing else runs then. */
+    if (s->sampling < 0 && ready && alive)
+        next_round(s);
+    if (!alive) {
+        s->busy += session_mono() - s->grp_t0;
+        s->ran += s->ngrp;
+        group_begin(s);
+        if (s->active)
+            return sched_step(s) | 1;
+        return 1;
+    }
+    return changed;
+}
+
+int sched_cancel(struct session *s)
+{
+    for (size_t g = 0; g < s->ngrp; g++)
+        if (s->grp[g].e) {
+            engine_cancel(s->grp[g].e);
+            member_done(s, g);
+        }
+    run_end(s);
+    return 1;
+}
+
+int sched_pollfds(const struct session *s, struct pollfd *fds, int max)
+{
+    int k = 0;
+    for (size_t g = 0; g < s->ngrp && k < max; g++)
+        if (s->grp[g].e)
+            k += engine_pollfds(s->grp[g].e, fds + k, max - k);
+    return k;
+}
+
+int sched_timeout_ms(const struct session *s)
+{
+    int t = -1;
+    struct pollfd fds[RESULT_MAX_THREADS];
+    for (size_t g = 0; g < s->ngrp; g++) {
+        struct engine *e = s->grp[g].e;
+        if (!e)
+            continue;
+        /* Every pipe closed but a worker not yet reaped: it is exiting; look again shortly
+         * rather than sleep until the watchdog. */
+        int et = engine_pollfds(e, fds, RESULT_MAX_THREADS) ? engine_timeout_ms(e) : 5;
+        if (et >= 0 && (t < 0 || et < t))
+            t = et;
+    }
+    return t;
+}
+
+long sched_current(const struct session *s)
+{
+    if (s->sampling >= 0)
+        return (long)s->grp[s->sampling].cell;
+    for (size_t g = 0; g < s->ngrp; g++)
+        if (s->grp[g].e)
+            return (long)s->grp[g].cell;
+    return -1;
+}
