@@ -55,18 +55,26 @@ HAVE_DEFS := $(foreach p,$(OPT_FOUND),-DHAVE_$(shell echo $(p) | tr a-z A-Z))
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -DACCELSCOPE_VERSION='"$(VERSION)"' \
-              -iquote src -iquote ui -iquote backends -iquote asm $(HAVE_DEFS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+              $(HAVE_DEFS) $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lpthread -lm
 
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c backends/*.c backends/*/*.c))
+# The layers: each directory compiles with only the include paths it may use. The core (src/)
+# sees itself; backends see the core's contract headers (impl, algo, cpu...) and the asm
+# kernels' declarations; the TUI and the entry point (ui/main.c) see the core; tests see all.
+$(BUILD)/src/%.o: INC := -iquote src
+$(BUILD)/backends/%.o: INC := -iquote src -iquote backends -iquote asm
+$(BUILD)/ui/%.o: INC := -iquote src -iquote ui
+$(BUILD)/asm/%.o: INC := -iquote asm
+TEST_INC := -iquote src -iquote ui -iquote backends -iquote asm -iquote tests
+
+CORE_SRC := $(wildcard src/*.c backends/*.c backends/*/*.c)
 ASM_SRC := $(wildcard asm/$(ASMDIR)/*.S)
 UI_SRC := $(wildcard ui/*.c)
 TEST_SRC := $(wildcard tests/t_*.c)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(ASM_SRC:%.S=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/src/main.o
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CORE_LIB := $(BUILD)/libaccelscope.a
 BIN := $(BUILD)/accelscope
@@ -78,8 +86,8 @@ all: accelscope
 accelscope: $(BIN)
 	@if [ "$(BUILD)" = "build/native" ]; then ln -sf $(BIN) accelscope; fi
 
-$(BIN): $(MAIN_OBJ) $(UI_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_OBJ) $(CORE_LIB) $(LIBS)
+$(BIN): $(UI_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(UI_OBJ) $(CORE_LIB) $(LIBS)
 
 $(CORE_LIB): $(CORE_OBJ)
 	@rm -f $@
@@ -87,19 +95,19 @@ $(CORE_LIB): $(CORE_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(INC) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(INC) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(CORE_LIB) $(wildcard tests/*.h tests/*/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -iquote tests $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) -o $@ $< $(CORE_LIB) $(LIBS)
 
 tests: $(TEST_BIN) $(BIN)
 
--include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d)
 
 DEPS_PROFILE ?= check
 deps:

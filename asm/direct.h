@@ -1,6 +1,7 @@
-/* The C calling convention of every x86-64 kernel in asm/x86_64/ (System V AMD64 ABI:
- * arguments in rdi, rsi, rdx, rcx, r8, r9; xmm/ymm registers are all caller-saved; the kernels
- * touch no callee-saved register except where they save it; VAES kernels end in vzeroupper).
+/* The crypto kernels of asm/x86_64/ (the microbenchmark loops are in ubench.h) and their C
+ * calling convention (System V AMD64 ABI: arguments in rdi, rsi, rdx, rcx, r8, r9; xmm/ymm
+ * registers are all caller-saved; the kernels touch no callee-saved register except where
+ * they save it; VAES kernels end in vzeroupper).
  *
  * Kernels do one job each and trust their caller: lengths are in whole 16-byte (AES, GHASH)
  * or 64-byte (SHA) blocks, buffers need no alignment, in == out is allowed wherever both
@@ -82,24 +83,5 @@ void direct_sha256_blocks(uint32_t state[8], const uint8_t *in, size_t nblocks);
  * than len only when the source ran dry. */
 size_t direct_rdrand_fill(uint8_t *out, size_t len);
 size_t direct_rdseed_fill(uint8_t *out, size_t len);
-
-/* ubench.S: microbenchmark loops for src/limits.c. Each runs iters iterations of an unrolled
- * body of UBENCH_UNROLL instructions of one kind, either one dependent chain (_lat: each
- * instruction waits for the last) or independent chains (_tp: enough in flight to fill the
- * units); the caller times them with RDTSC. */
-#define UBENCH_UNROLL 24
-void ubench_add_lat(uint64_t iters); /* dependent 64-bit adds: one core cycle each */
-void ubench_aesenc_lat(uint64_t iters);
-void ubench_aesenc_tp(uint64_t iters);
-void ubench_vaesenc_lat(uint64_t iters); /* VAES on ymm */
-void ubench_vaesenc_tp(uint64_t iters);
-void ubench_pclmul_lat(uint64_t iters);
-void ubench_pclmul_tp(uint64_t iters);
-void ubench_vpclmul_lat(uint64_t iters); /* VPCLMULQDQ on ymm */
-void ubench_vpclmul_tp(uint64_t iters);
-void ubench_sha256rnds2_lat(uint64_t iters);
-void ubench_sha256rnds2_tp(uint64_t iters);
-void ubench_sha1rnds4_lat(uint64_t iters);
-void ubench_sha1rnds4_tp(uint64_t iters);
 
 #endif

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "kcrypto.h"
-#include "registry.h"
+#include "all.h"
 
 /* Each kernel algorithm: the spelling that instantiates its all-generic driver (templates over
  * the C implementations appear in /proc/crypto only once something asks for them), and what
@@ -41,6 +41,7 @@ static const struct kalg {
 };
 
 #define EXTRA_ENV "ACCELSCOPE_AFALG_DRIVERS"
+#define CRYPTO_NAME_MAX 128 /* CRYPTO_MAX_ALG_NAME in <linux/crypto.h>, with its NUL */
 
 static struct impl *list;
 static struct afalg_target *targets;
@@ -105,8 +106,10 @@ static char *xstrdup(const char *s)
 }
 
 /* The ACCELSCOPE_AFALG_DRIVERS entry after *p ("alg:driver", split at commas outside
- * parentheses, since driver names hold commas). 0 at the end. */
-static int next_extra(const char **p, char *alg, size_t na, char *drv, size_t nd)
+ * parentheses, since driver names hold commas), copied whole into alg and drv. 0 at the end;
+ * -1 with why for an entry that is not alg:driver with names that fit. */
+static int next_extra(const char **p, char *alg, size_t na, char *drv, size_t nd, char *why,
+                      size_t n)
 {
     const char *s = *p;
     while (*s == ',' || *s == ' ')
@@ -118,11 +121,40 @@ static int next_extra(const char **p, char *alg, size_t na, char *drv, size_t nd
         depth += (*e == '(') - (*e == ')');
     *p = e;
     const char *colon = memchr(s, ':', (size_t)(e - s));
-    if (!colon)
-        return next_extra(p, alg, na, drv, nd);
-    snprintf(alg, na, "%.*s", (int)(colon - s), s);
-    snprintf(drv, nd, "%.*s", (int)(e - colon - 1), colon + 1);
+    size_t la = colon ? (size_t)(colon - s) : 0, ld = colon ? (size_t)(e - colon - 1) : 0;
+    while (ld && colon[ld] == ' ')
+        ld--;
+    if (!la || !ld || la >= na || ld >= nd) {
+        snprintf(why, n, EXTRA_ENV ": bad entry '%.*s'; accepted: alg:driver entries, comma "
+                 "separated (e.g. sha256:sha256-generic; alg up to %zu and driver up to %zu "
+                 "characters)", (int)(e - s), s, na - 1, nd - 1);
+        return -1;
+    }
+    snprintf(alg, na, "%.*s", (int)la, s);
+    snprintf(drv, nd, "%.*s", (int)ld, colon + 1);
     return 1;
+}
+
+int afalg_env_check(char *why, size_t n)
+{
+    char alg[64], drv[CRYPTO_NAME_MAX];
+    int rc;
+    for (const char *p = getenv(EXTRA_ENV);
+         p && (rc = next_extra(&p, alg, sizeof alg, drv, sizeof drv, why, n));) {
+        if (rc < 0)
+            return -1;
+        const struct algo *a = algo_find(alg);
+        for (size_t i = 0; !a && i < algo_count; i++)
+            if (algo_table[i].kernel && !strcmp(algo_table[i].kernel, alg))
+                a = &algo_table[i];
+        if (!a || !a->kernel || !a->afalg_type) {
+            snprintf(why, n, EXTRA_ENV ": '%s' is not an algorithm the kernel path measures; "
+                     "accepted: alg:driver with alg an accelscope or kernel name (sha256, "
+                     "cbc(aes))", alg);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static void add(const struct algo *a, const char *name, const char *bind, const char *modules,
@@ -131,7 +163,7 @@ static void add(const struct algo *a, const char *name, const char *bind, const 
     targets[nlist] = (struct afalg_target){ .algo = a, .bind = bind, .modules = modules };
     list[nlist] = (struct impl){
         .alg = a->id, .name = name, .backend = "afalg", .path = PATH_KERNEL, .note = note,
-        .ctx_size = afalg_ctx_size, .data = &targets[nlist], .available = afalg_available,
+        .ctx_size = afalg_ctx_size, .data = &targets[nlist], .check = afalg_check,
         .init = afalg_init, .op = afalg_op, .cleanup = afalg_cleanup,
     };
     nlist++;
@@ -185,8 +217,10 @@ static void add_algo(const struct algo *a, const struct kalg *k, const char *ext
         add(a, drv, drv, mod, driver_note(v[i], xfer));
     }
 
-    char alg[64], drv[128];
-    for (const char *p = extra; p && next_extra(&p, alg, sizeof alg, drv, sizeof drv);) {
+    char alg[64], drv[CRYPTO_NAME_MAX], why[300];
+    /* Bad entries are refused by afalg_env_check() in every front end: skipped here. */
+    for (const char *p = extra; p && next_extra(&p, alg, sizeof alg, drv, sizeof drv, why,
+                                                sizeof why) > 0;) {
         if ((strcmp(alg, a->id) != 0 && strcmp(alg, a->kernel) != 0) || listed(a, drv))
             continue;
         const struct kcrypto_driver *d = kcrypto_by_driver(drv);
@@ -216,6 +250,7 @@ static size_t capacity(const char *extra)
     return cap;
 }
 
+/* The backend's discover(): instantiates the templates, reads /proc/crypto, lists. */
 static void build(void)
 {
     char why[256];
@@ -234,9 +269,9 @@ static void build(void)
             add_algo(&algo_table[i], kalg_find(algo_table[i].kernel), extra);
 }
 
+/* What discover() found: nothing before it. */
 static const struct impl *impls(size_t *count)
 {
-    build();
     *count = nlist;
     return list;
 }
@@ -245,7 +280,6 @@ static const struct impl *impls(size_t *count)
 static void describe(FILE *out)
 {
     char why[256];
-    build();
     int ok = kcrypto_afalg_status(why, sizeof why);
     fprintf(out, "afalg: %s%s\n", ok ? "" : "unavailable: ", why);
     fprintf(out, "afalg.cipher %s\n", afalg_transfer_note(ALGO_CIPHER));
@@ -270,4 +304,7 @@ static void describe(FILE *out)
     }
 }
 
-const struct backend backend_afalg = { .name = "afalg", .impls = impls, .describe = describe };
+const struct backend backend_afalg = {
+    .name = "afalg", .impls = impls, .describe = describe, .discover = build,
+    .check_env = afalg_env_check,
+};

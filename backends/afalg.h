@@ -13,17 +13,20 @@ struct afalg_target {
     const char *modules; /* what to modprobe when nothing answers to the name */
 };
 
-/* Transfers of kind's ops at or above this many bytes go zero-copy (vmsplice/splice), smaller
- * ones by copy (sendmsg/read): the faster of the two, measured (see afalg_op.c). */
-size_t afalg_zerocopy_min(enum algo_kind kind);
-/* "transfer: copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from 16 KiB" */
+/* How kind's ops reach the kernel, for notes: zero-copy (vmsplice/splice) from a size on,
+ * copy (sendmsg/read) below it, the faster of the two as measured (see afalg_op.c):
+ * "transfer: copy (sendmsg/read) below 16 KiB, zero-copy (vmsplice/splice) from 16 KiB" */
 const char *afalg_transfer_note(enum algo_kind kind);
 /* The largest AEAD message (AAD + data + tag) one request can carry here, from
  * net.core.optmem_max (stored in *optmem when not NULL); 0 when unknown. */
 size_t afalg_aead_max(long *optmem);
 
+/* Every ACCELSCOPE_AFALG_DRIVERS entry is alg:driver with alg a kernel-path algorithm; 0, or
+ * -1 and why naming the bad entry and the accepted form. */
+int afalg_env_check(char *why, size_t n);
+
 extern const size_t afalg_ctx_size;
-int afalg_available(const struct impl *im, char *why, size_t n);
+int afalg_check(const struct impl *im, char *why, size_t n);
 int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                int decrypt, char *why, size_t n);
 int afalg_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);

@@ -18,6 +18,7 @@
 
 #include <linux/if_alg.h>
 
+#include "ctr_stream.h"
 #include "kcrypto.h"
 
 #ifndef SOL_ALG
@@ -39,8 +40,7 @@ struct ctx {
     size_t limit;          /* AEAD: the largest AAD+data+tag one message may carry */
     size_t zerocopy_min;   /* transfers from this size go by vmsplice/splice */
     uint8_t iv[16];        /* CBC IV, CTR counter block, AEAD nonce (12) */
-    uint8_t ks[16];        /* CTR: keystream of the block in progress */
-    unsigned ks_off;       /* CTR: bytes of ks already used; 0 = none pending */
+    struct ctr_stream ks;  /* CTR: what is left of the block in progress */
     uint8_t aad_out[ALGO_AAD_LEN];
 };
 
@@ -58,7 +58,8 @@ const size_t afalg_ctx_size = sizeof(struct ctx);
 #define ZEROCOPY_MIN (16u * 1024)
 #define NEVER ((size_t)-1)
 
-size_t afalg_zerocopy_min(enum algo_kind kind)
+/* Transfers of kind's ops at or above this many bytes go zero-copy, smaller ones by copy. */
+static size_t zerocopy_min(enum algo_kind kind)
 {
     /* ACCELSCOPE_AFALG_XFER=copy|zerocopy forces one transfer, to compare them. */
     const char *e = getenv("ACCELSCOPE_AFALG_XFER");
@@ -71,7 +72,7 @@ size_t afalg_zerocopy_min(enum algo_kind kind)
 
 const char *afalg_transfer_note(enum algo_kind kind)
 {
-    size_t z = afalg_zerocopy_min(kind);
+    size_t z = zerocopy_min(kind);
     if (getenv("ACCELSCOPE_AFALG_XFER") && (z == NEVER || z == 0))
         return z ? "transfer: copy (sendmsg/read), forced by ACCELSCOPE_AFALG_XFER"
                  : "transfer: zero-copy (vmsplice/splice), forced by ACCELSCOPE_AFALG_XFER";
@@ -98,14 +99,14 @@ size_t afalg_aead_max(long *optmem)
     return v > 6144 ? (size_t)(v - 6144) * 36 : 0;
 }
 
-int afalg_available(const struct impl *im, char *why, size_t n)
+int afalg_check(const struct impl *im, char *why, size_t n)
 {
     const struct afalg_target *t = im->data;
     int fd = kcrypto_bind(t->algo->afalg_type, t->bind, t->modules, why, n);
     if (fd < 0)
-        return 0;
+        return -1;
     close(fd);
-    return 1;
+    return 0;
 }
 
 /* Lets one AEAD message of up to ALGO_MAX_BYTES through: AF_ALG accounts it against the
@@ -136,11 +137,11 @@ int afalg_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8
     c->a = t->algo;
     c->tfm = c->op = c->pipe[0] = c->pipe[1] = -1;
     c->decrypt = decrypt;
-    c->zerocopy_min = afalg_zerocopy_min(t->algo->kind);
-    c->mode = c->a->kind == ALGO_DIGEST              ? MODE_HASH
-              : c->a->kind == ALGO_AEAD              ? MODE_AEAD
-              : strncmp(c->a->kernel, "ctr(", 4) == 0 ? MODE_CTR
-                                                     : MODE_CBC;
+    c->zerocopy_min = zerocopy_min(t->algo->kind);
+    c->mode = c->a->kind == ALGO_DIGEST           ? MODE_HASH
+              : c->a->kind == ALGO_AEAD           ? MODE_AEAD
+              : c->a->mode == ALGO_MODE_CTR       ? MODE_CTR
+                                                  : MODE_CBC;
     if (c->a->iv_len)
         memcpy(c->iv, iv, c->a->iv_len);
 
@@ -329,25 +330,20 @@ static int cipher_blocks(struct ctx *c, uint8_t *out, const uint8_t *in, size_t 
  * CTR stream does; that keystream comes from encrypting a zero block at the counter. */
 static int ctr_op(struct ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    size_t i = 0;
-    for (; c->ks_off && i < len; i++) {
-        out[i] = in[i] ^ c->ks[c->ks_off];
-        c->ks_off = (c->ks_off + 1) % 16;
-    }
+    size_t i = ctr_stream_use(&c->ks, out, in, len);
     size_t mid = (len - i) & ~(size_t)15;
     if (cipher_blocks(c, out + i, in + i, mid))
         return -1;
     i += mid;
     if (i < len) {
         int dec = c->decrypt;
-        memset(c->ks, 0, sizeof c->ks);
+        memset(c->ks.ks, 0, sizeof c->ks.ks);
         c->decrypt = 0; /* CTR keystream: the same in both directions */
-        int r = cipher_blocks(c, c->ks, c->ks, 16);
+        int r = cipher_blocks(c, c->ks.ks, c->ks.ks, 16);
         c->decrypt = dec;
         if (r)
             return -1;
-        for (c->ks_off = 0; i < len; i++)
-            out[i] = in[i] ^ c->ks[c->ks_off++];
+        ctr_stream_tail(&c->ks, out + i, in + i, len - i);
     }
     return 0;
 }

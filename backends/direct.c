@@ -8,17 +8,17 @@
 
 #include "cpu.h"
 #include "direct_x86.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__x86_64__)
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct direct_spec *s = im->data;
     for (int i = 0; i < s->nneed; i++)
         if (!cpu_feature_status((enum feature)s->need[i], why, n))
-            return 0;
-    return 1;
+            return -1;
+    return 0;
 }
 
 /* SSE4.1 (PEXTRD, PBLENDW) and SSSE3 (PSHUFB) come with every CPU that has AES-NI or SHA;
@@ -45,7 +45,7 @@ static const struct direct_spec vgcm256 = { .key_bits = 256, .vaes = 1,
                                                  FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2) };
 static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 
-#define COMMON .backend = "direct", .path = PATH_HW, .available = available
+#define COMMON .backend = "direct", .path = PATH_HW, .check = check
 
 #define CBC(alg_, spec)                                                                       \
     { .alg = alg_, .name = "direct", COMMON, .data = &spec,                                   \

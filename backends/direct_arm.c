@@ -1,5 +1,7 @@
-/* The "direct" backend on aarch64: this project's own ARMv8 crypto-extension kernels
- * (asm/aarch64/, calling convention in asm/direct_arm.h) behind the struct impl contract.
+/* The direct_arm backend: this project's own ARMv8 crypto-extension kernels (asm/aarch64/,
+ * calling convention in asm/direct_arm.h) behind the struct impl contract. Its
+ * implementations are named "direct", as the x86-64 ones, so `-i direct` means the same
+ * thing on either machine.
  *
  * The kernels only do whole blocks. This glue expands AES keys (FIPS-197 5.2, SubWord by
  * AESE), keeps the CBC chain and the CTR counter and keystream between ops, builds GCM
@@ -13,7 +15,8 @@
 
 #include "algo.h"
 #include "cpu.h"
-#include "registry.h"
+#include "ctr_stream.h"
+#include "all.h"
 
 #if defined(__aarch64__)
 
@@ -32,19 +35,18 @@ struct aes_ctx {
     unsigned rounds;
     int decrypt;
     uint8_t iv[16];    /* CBC: last ciphertext block; CTR: next counter block */
-    uint8_t ks[16];    /* CTR: keystream of the block in progress */
-    unsigned ks_used;  /* CTR: bytes of ks spent; 16 = none left */
+    struct ctr_stream ks; /* CTR: what is left of the block in progress */
     uint8_t h[4][16];  /* GCM: hash key H = E_K(0^128) and H^2..H^4 */
     uint8_t nonce[12]; /* GCM: nonce of the next op */
 };
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct kern *k = im->data;
     for (size_t i = 0; i < sizeof k->need / sizeof k->need[0]; i++)
         if (k->need[i] != FEAT_COUNT && !cpu_feature_status(k->need[i], why, n))
-            return 0;
-    return 1;
+            return -1;
+    return 0;
 }
 
 /* FIPS-197 5.2 on little-endian words (byte 0 of a word in its low bits, as memcpy
@@ -82,7 +84,7 @@ static int aes_init(const struct impl *im, void *ctx, const uint8_t *key, const 
     }
     expand_key(c, key, a->key_len);
     c->decrypt = decrypt;
-    c->ks_used = 16;
+    c->ks.left = 0;
     if (k->mode == M_GCM) {
         uint8_t zero[16] = { 0 };
         memset(c->h, 0, sizeof c->h);
@@ -106,10 +108,10 @@ static int cbc_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     return 0;
 }
 
-/* CTR over any length, counter in ctr; a partial last block's keystream is returned in ks
- * (ks_used bytes of it spent) so the next call can go on mid-block. */
+/* CTR over any length, counter in ctr; a partial last block's key stream is left in ks so
+ * the next call can go on mid-block. */
 static void ctr_xor(const struct aes_ctx *c, uint8_t *out, const uint8_t *in, size_t len,
-                    uint8_t ctr[16], uint8_t ks[16], unsigned *ks_used)
+                    uint8_t ctr[16], struct ctr_stream *ks)
 {
     size_t blocks = len / 16, tail = len % 16;
     armce_aes_ctr(c->rk, c->rounds, out, in, blocks, ctr);
@@ -117,20 +119,17 @@ static void ctr_xor(const struct aes_ctx *c, uint8_t *out, const uint8_t *in, si
         return;
     out += blocks * 16;
     in += blocks * 16;
-    memset(ks, 0, 16);
-    armce_aes_ctr(c->rk, c->rounds, ks, ks, 1, ctr);
-    for (size_t i = 0; i < tail; i++)
-        out[i] = in[i] ^ ks[i];
-    *ks_used = (unsigned)tail;
+    memset(ks->ks, 0, 16);
+    armce_aes_ctr(c->rk, c->rounds, ks->ks, ks->ks, 1, ctr);
+    ctr_stream_tail(ks, out, in, tail);
 }
 
 static int ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct aes_ctx *c = ctx;
-    for (; len && c->ks_used < 16; len--)
-        *out++ = *in++ ^ c->ks[c->ks_used++];
-    if (len)
-        ctr_xor(c, out, in, len, c->iv, c->ks, &c->ks_used);
+    size_t done = ctr_stream_use(&c->ks, out, in, len);
+    if (done < len)
+        ctr_xor(c, out + done, in + done, len - done, c->iv, &c->ks);
     return 0;
 }
 
@@ -159,8 +158,8 @@ static void put_be64(uint8_t *p, uint64_t v)
 static int gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct aes_ctx *c = ctx;
-    uint8_t ctr[16], ekj0[16] = { 0 }, xi[16] = { 0 }, lens[16], ks[16], tag[16];
-    unsigned used;
+    uint8_t ctr[16], ekj0[16] = { 0 }, xi[16] = { 0 }, lens[16], tag[16];
+    struct ctr_stream ks;
     memcpy(ctr, c->nonce, 12);
     ctr[12] = ctr[13] = ctr[14] = 0;
     ctr[15] = 1;
@@ -168,9 +167,9 @@ static int gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     ghash_padded(xi, c->h, algo_aad, ALGO_AAD_LEN);
     if (c->decrypt) {
         ghash_padded(xi, c->h, in, len); /* before the in-place overwrite */
-        ctr_xor(c, out, in, len, ctr, ks, &used);
+        ctr_xor(c, out, in, len, ctr, &ks);
     } else {
-        ctr_xor(c, out, in, len, ctr, ks, &used);
+        ctr_xor(c, out, in, len, ctr, &ks);
         ghash_padded(xi, c->h, out, len);
     }
     put_be64(lens, (uint64_t)ALGO_AAD_LEN * 8);
@@ -256,13 +255,13 @@ static const struct kern k_sha256 = { M_SHA256, { FEAT_SHA2, FEAT_COUNT } };
 static const struct kern k_sha512 = { M_SHA512, { FEAT_SHA512, FEAT_COUNT } };
 
 #define AES(id, k, opf, nt)                                                                   \
-    { .alg = id, .name = "direct", .backend = "direct", .path = PATH_HW, .note = nt,           \
-      .ctx_size = sizeof(struct aes_ctx), .data = &k, .available = available,                 \
+    { .alg = id, .name = "direct", .backend = "direct_arm", .path = PATH_HW, .note = nt,      \
+      .ctx_size = sizeof(struct aes_ctx), .data = &k, .check = check,                         \
       .init = aes_init, .op = opf }
 #define MD(id, k)                                                                             \
-    { .alg = id, .name = "direct", .backend = "direct", .path = PATH_HW,                       \
+    { .alg = id, .name = "direct", .backend = "direct_arm", .path = PATH_HW,                  \
       .note = "ARMv8 SHA instructions", .ctx_size = sizeof(void *), .data = &k,               \
-      .available = available, .init = md_init, .op = md_op }
+      .check = check, .init = md_init, .op = md_op }
 
 #define CBC_NOTE "ARMv8 AESE/AESD; decrypt 4 blocks interleaved, encrypt serial by nature"
 #define GCM_NOTE "ARMv8 AESE (4-way CTR) then PMULL GHASH (4 blocks per reduction), two passes"

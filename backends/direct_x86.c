@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "algo.h"
+#include "ctr_stream.h"
 #include "direct.h"
 
 #define GCM_CHUNK 4096 /* CTR then GHASH over this much while it is in L1 */
@@ -21,8 +22,7 @@ struct cbc_ctx {
 struct ctr_ctx {
     struct direct_aes_key key;
     uint8_t ctr[16];
-    uint8_t ks[16]; /* key stream of the last block, ks[used..15] not yet used */
-    unsigned used;
+    struct ctr_stream ks;
     int vaes;
 };
 
@@ -90,7 +90,7 @@ int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, co
     if (set_key(&c->key, im, key, why, n) != 0)
         return -1;
     memcpy(c->ctr, iv, 16);
-    c->used = 16;
+    c->ks.left = 0;
     c->vaes = ((const struct direct_spec *)im->data)->vaes;
     return 0;
 }
@@ -115,16 +115,13 @@ int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     static const uint8_t zero[16];
     struct ctr_ctx *c = align16(ctx);
-    size_t i = 0;
-    while (c->used < 16 && i < len)
-        out[i] = in[i] ^ c->ks[c->used++], i++;
+    size_t i = ctr_stream_use(&c->ks, out, in, len);
     size_t nb = (len - i) / 16;
     ctr_blocks(&c->key, c->vaes, out + i, in + i, nb, c->ctr);
     i += nb * 16;
     if (i < len) {
-        direct_aes_ctr(&c->key, c->ks, zero, 1, c->ctr); /* E(ctr), and ctr moves on */
-        for (c->used = 0; i < len; i++)
-            out[i] = in[i] ^ c->ks[c->used++];
+        direct_aes_ctr(&c->key, c->ks.ks, zero, 1, c->ctr); /* E(ctr), and ctr moves on */
+        ctr_stream_tail(&c->ks, out + i, in + i, len - i);
     }
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "all.h"
 #include "registry.h"
 
 enum fault { F_CRASH, F_WRONG, F_INPLACE, F_HANG, F_EXIT };
@@ -30,11 +31,13 @@ static const struct impl *real(void)
     return registry_find("sha256", "openssl");
 }
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     (void)im;
     const struct impl *r = real();
-    return r && r->available(r, why, n);
+    if (!r)
+        return snprintf(why, n, "no OpenSSL sha256 to wrap"), -1;
+    return r->check(r, why, n);
 }
 
 static void fail_at_exit(void)
@@ -78,7 +81,7 @@ static void cleanup(void *ctx)
 #define FAULT(nm, f)                                                                          \
     { .alg = "sha256", .name = nm, .backend = "fault", .path = PATH_HW,                        \
       .note = "test-only fault injection", .ctx_size = 64 + 4096, .data = (void *)(intptr_t)f, \
-      .available = available, .init = init, .op = op, .cleanup = cleanup }
+      .check = check, .init = init, .op = op, .cleanup = cleanup }
 
 static const struct impl faults[] = {
     FAULT("fault-crash", F_CRASH), FAULT("fault-wrong", F_WRONG),

@@ -13,7 +13,7 @@
 
 #include "algo.h"
 #include "cpu.h"
-#include "registry.h"
+#include "all.h"
 
 /* The masks, in both words always: a value without ':' zeroes the second word. */
 #if defined(__x86_64__) || defined(__i386__)
@@ -70,18 +70,18 @@ static int algo_in_libcrypto(const struct algo *a, char *why, size_t n)
         EVP_MD *md = EVP_MD_fetch(NULL, a->evp, NULL);
         if (md) {
             EVP_MD_free(md);
-            return 1;
+            return 0;
         }
     } else {
         EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, a->evp, NULL);
         if (c) {
             EVP_CIPHER_free(c);
-            return 1;
+            return 0;
         }
     }
     snprintf(why, n, "%s has no %s (not in its default provider)",
              OpenSSL_version(OPENSSL_VERSION), a->evp);
-    return 0;
+    return -1;
 }
 
 static ENGINE *padlock_engine(char *why, size_t n)
@@ -105,18 +105,18 @@ static ENGINE *padlock_engine(char *why, size_t n)
     return e;
 }
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct data *d = im->data;
     if ((d->v == V_INT || d->v == V_SIMD) && !im->env) {
         snprintf(why, n, "OpenSSL capability masks exist for x86 and aarch64 only");
-        return 0;
+        return -1;
     }
     if (d->v == V_PADLOCK) {
         if (!cpu_feature_status(FEAT_PL_ACE, why, n))
-            return 0;
+            return -1;
         if (!padlock_engine(why, n))
-            return 0;
+            return -1;
     }
     return algo_in_libcrypto(d->a, why, n);
 }
@@ -243,8 +243,10 @@ static const struct impl *impls(size_t *count)
             if (!a->evp)
                 continue;
             for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-                int aes_cbc_ctr = !strncmp(a->id, "aes-", 4) && strstr(a->id, "-gcm") == NULL;
-                /* PadLock is VIA/Zhaoxin x86: no row on other architectures */
+                /* PadLock ACE does AES (the only algorithm with rounds) in CBC and CTR, and
+                 * exists only on VIA/Zhaoxin x86: no row on other architectures */
+                int aes_cbc_ctr =
+                    a->rounds && (a->mode == ALGO_MODE_CBC || a->mode == ALGO_MODE_CTR);
                 if (v == V_PADLOCK && (!aes_cbc_ctr || feature_host_arch() != ARCH_X86))
                     continue;
                 datas[nlist] = (struct data){ .a = a, .v = (enum variant)v };
@@ -252,7 +254,7 @@ static const struct impl *impls(size_t *count)
                     .alg = a->id, .name = variants[v].name, .backend = "openssl",
                     .path = variants[v].path, .env = variants[v].env, .note = variants[v].note,
                     .ctx_size = sizeof(struct ctx), .data = &datas[nlist],
-                    .available = available, .init = init, .op = ops[a->kind], .cleanup = cleanup,
+                    .check = check, .init = init, .op = ops[a->kind], .cleanup = cleanup,
                 };
                 nlist++;
             }

@@ -21,8 +21,9 @@
 
 #include "algo.h"
 #include "cpu.h"
+#include "ctr_stream.h"
 #include "padlock.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__i386__)
 static const struct padlock_ops hw = { padlock_asm_xcrypt_ecb, padlock_asm_xcrypt_cbc,
@@ -78,8 +79,7 @@ struct pl_mem {
 struct pl_ctx {
     const struct kern *k;
     int decrypt;
-    unsigned ks_used; /* CTR: bytes of ks spent; 16 = none left */
-    uint8_t ks[16];
+    struct ctr_stream ks;
     unsigned char raw[sizeof(struct pl_mem) + PADLOCK_ALIGN - 1];
 };
 
@@ -89,17 +89,17 @@ static struct pl_mem *mem(struct pl_ctx *c)
     return (struct pl_mem *)p;
 }
 
-static int available(const struct impl *im, char *why, size_t n)
+static int check(const struct impl *im, char *why, size_t n)
 {
     const struct kern *k = im->data;
     if (!cpu_feature_status(k->need, why, n))
-        return 0;
+        return -1;
     if (!hw_ops) {
         snprintf(why, n, "%s present and enabled, but %s", feature_table[k->need].label,
                  build_lacks);
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 /* --- AES key schedule (FIPS-197 5.2, 5.3.5) for 192/256-bit keys --- */
@@ -188,7 +188,7 @@ static int aes_init(const struct impl *im, void *ctx, const uint8_t *key, const 
     }
     c->k = im->data;
     c->decrypt = decrypt && c->k->mode == PL_CBC; /* CTR always runs the cipher forward */
-    c->ks_used = 16;
+    c->ks.left = 0;
     unsigned bits = a->key_len * 8, rounds = a->key_len / 4 + 6;
     memset(m->cword, 0, sizeof m->cword);
     m->cword[0] = PADLOCK_CW_ROUNDS(rounds) | PADLOCK_CW_KSIZE(bits) |
@@ -268,8 +268,8 @@ static int ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct pl_ctx *c = ctx;
     struct pl_mem *m = mem(c);
-    for (; len && c->ks_used < 16; len--)
-        *out++ = *in++ ^ c->ks[c->ks_used++];
+    size_t done = ctr_stream_use(&c->ks, out, in, len);
+    in += done, out += done, len -= done;
     while (len) {
         size_t n = (len + 15) / 16, bytes;
         if (n > PL_CHUNK / 16)
@@ -278,11 +278,12 @@ static int ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
             memcpy(m->buf + 16 * i, m->iv, 16);
         xcrypt(c, m->buf, m->buf, n);
         bytes = len < 16 * n ? len : 16 * n;
-        for (size_t i = 0; i < bytes; i++)
+        size_t whole = bytes & ~(size_t)15;
+        for (size_t i = 0; i < whole; i++)
             out[i] = in[i] ^ m->buf[i];
-        if (bytes < 16 * n) { /* keep the rest of the last block for the next op */
-            memcpy(c->ks, m->buf + 16 * (n - 1), 16);
-            c->ks_used = (unsigned)(bytes - 16 * (n - 1));
+        if (whole < bytes) { /* the last block's key stream: the rest is for the next op */
+            memcpy(c->ks.ks, m->buf + whole, 16);
+            ctr_stream_tail(&c->ks, out + whole, in + whole, bytes - whole);
         }
         in += bytes;
         out += bytes;
@@ -356,7 +357,7 @@ static const struct kern k_rng = { PL_RNG, FEAT_PL_RNG };
 
 #define ROW(id, k, initf, opf, nt)                                                            \
     { .alg = id, .name = "padlock", .backend = "padlock", .path = PATH_HW, .note = nt,         \
-      .ctx_size = sizeof(struct pl_ctx), .data = &k, .available = available,                  \
+      .ctx_size = sizeof(struct pl_ctx), .data = &k, .check = check,                         \
       .init = initf, .op = opf }
 
 static const struct impl list[] = {
@@ -367,16 +368,12 @@ static const struct impl list[] = {
     ROW("aes-256-ctr", k_ctr, aes_init, ctr_op, "PadLock ECB on counter blocks, untested on hardware"),
     ROW("sha1", k_sha1, md_init, md_op, "VIA PadLock PHE, untested on hardware"),
     ROW("sha256", k_sha256, md_init, md_op, "VIA PadLock PHE, untested on hardware"),
-    /* last: listed only once the algorithm table has an "xstore" RNG */
     ROW("xstore", k_rng, md_init, rng_op, "VIA PadLock RNG, untested on hardware"),
 };
 
 static const struct impl *impls(size_t *count)
 {
-    size_t n = sizeof list / sizeof list[0];
-    if (!algo_find(list[n - 1].alg))
-        n--;
-    *count = listed ? n : 0;
+    *count = listed ? sizeof list / sizeof list[0] : 0;
     return list;
 }
 

@@ -10,7 +10,7 @@
 
 #include "cpu.h"
 #include "direct.h"
-#include "registry.h"
+#include "all.h"
 
 #if defined(__x86_64__)
 
@@ -23,22 +23,22 @@ static const struct hwrng {
 
 /* CPUID says yes; the instruction must also deliver. Some AMD parts have returned CF=1 with
  * all ones after suspend (fixed in firmware): draws that never change are refused. */
-static int hw_available(const struct impl *im, char *why, size_t n)
+static int hw_check(const struct impl *im, char *why, size_t n)
 {
     const struct hwrng *h = im->data;
     uint64_t v[4] = { 0 };
     if (!cpu_feature_status(h->feat, why, n))
-        return 0;
+        return -1;
     if (h->fill((uint8_t *)v, sizeof v) != sizeof v) {
         snprintf(why, n, "%s reports no data (CF=0) after the retries", im->alg);
-        return 0;
+        return -1;
     }
     if (v[0] == v[1] && v[1] == v[2] && v[2] == v[3]) {
         snprintf(why, n, "%s returns the constant %#llx: broken (update the CPU firmware)",
                  im->alg, (unsigned long long)v[0]);
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 static int hw_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
@@ -52,11 +52,11 @@ static int hw_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 
 static const int hw_rdrand, hw_rdseed;
 
-static int hw_available(const struct impl *im, char *why, size_t n)
+static int hw_check(const struct impl *im, char *why, size_t n)
 {
     snprintf(why, n, "an x86-64 instruction: its kernel (asm/x86_64) is not in this build");
     (void)im;
-    return 0;
+    return -1;
 }
 
 static int hw_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
@@ -76,16 +76,16 @@ static int hw_init(const struct impl *im, void *ctx, const uint8_t *key, const u
     return 0;
 }
 
-static int getrandom_available(const struct impl *im, char *why, size_t n)
+static int getrandom_check(const struct impl *im, char *why, size_t n)
 {
     uint8_t b;
     (void)im;
     if (getrandom(&b, 1, GRND_NONBLOCK) == 1)
-        return 1;
+        return 0;
     snprintf(why, n, "getrandom(2): %s%s", strerror(errno),
              errno == ENOSYS ? " (kernel older than 3.17)"
              : errno == EAGAIN ? " (entropy pool not yet initialised)" : "");
-    return 0;
+    return -1;
 }
 
 static int getrandom_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
@@ -101,13 +101,13 @@ static int getrandom_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     return 0;
 }
 
-static int rand_bytes_available(const struct impl *im, char *why, size_t n)
+static int rand_bytes_check(const struct impl *im, char *why, size_t n)
 {
     (void)im;
     if (RAND_status() == 1)
-        return 1;
+        return 0;
     snprintf(why, n, "OpenSSL RAND_status: the DRBG could not be seeded");
-    return 0;
+    return -1;
 }
 
 /* RAND_bytes takes an int length: large fills go in pieces. */
@@ -132,7 +132,7 @@ static int plain_init(const struct impl *im, void *ctx, const uint8_t *key, cons
 
 #define HW(alg_, data_, note_)                                                                \
     { .alg = alg_, .name = "direct", .backend = "rng", .path = PATH_HW, .data = &data_,       \
-      .note = note_, .ctx_size = sizeof(void *), .available = hw_available, .init = hw_init,  \
+      .note = note_, .ctx_size = sizeof(void *), .check = hw_check, .init = hw_init,  \
       .op = hw_op }
 
 static const struct impl list[] = {
@@ -142,10 +142,10 @@ static const struct impl list[] = {
                             "source itself, slow by design; retries when it runs dry"),
     { .alg = "getrandom", .name = "getrandom", .backend = "rng", .path = PATH_KERNEL,
       .note = "getrandom(2), the kernel's CRNG", .ctx_size = 1,
-      .available = getrandom_available, .init = plain_init, .op = getrandom_op },
+      .check = getrandom_check, .init = plain_init, .op = getrandom_op },
     { .alg = "rand-bytes", .name = "openssl", .backend = "rng", .path = PATH_HW,
       .note = "OpenSSL RAND_bytes: its CTR-DRBG (AES), seeded from the OS", .ctx_size = 1,
-      .available = rand_bytes_available, .init = plain_init, .op = rand_bytes_op },
+      .check = rand_bytes_check, .init = plain_init, .op = rand_bytes_op },
 };
 
 static const struct impl *impls(size_t *count)

@@ -5,6 +5,17 @@
 #include <stdio.h>
 
 int cmd_run(int argc, char **argv);
+
+/* What `run` takes besides the selection. */
+struct run_opts {
+    const char *csv; /* --csv FILE, "-" = stdout, NULL = none */
+    int force;
+    int quiet;
+};
+struct selection;
+/* `run`'s arguments (argv[0] = "run") into sel (start from select_defaults) and o: 0, or the
+ * exit status after a message on stderr (--help prints and exits 0). */
+int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o);
 int cmd_info(int argc, char **argv);
 void cmd_usage(FILE *out);
 

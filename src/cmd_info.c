@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cpu.h"
+#include "env.h"
 #include "silicon.h"
 #include "osslcap.h"
 #include "registry.h"
@@ -94,7 +95,7 @@ static void impl_section(FILE *o)
             if (!heading++)
                 fprintf(o, "  %s\n", algo_table[a].id);
             char why[256] = "";
-            int ok = im->available(im, why, sizeof why);
+            int ok = im->check(im, why, sizeof why) == 0;
             fprintf(o, "    %-6s %-28s %s%s\n", path_id[im->path], im->name,
                     ok ? "available" : "unavailable: ", ok ? "" : why);
             if (im->note && ok)
@@ -153,10 +154,11 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     char why[512];
-    if (cpu_deny_check(why, sizeof why)) {
+    if (env_check(why, sizeof why)) {
         fprintf(stderr, "accelscope info: %s\n", why);
         return EXIT_USAGE;
     }
+    registry_discover();
     FILE *o = stdout;
     struct utsname u;
     cpu_section(o);

@@ -14,38 +14,35 @@ static struct cpu_info info;
 static int probed;
 static unsigned char denied[FEAT_COUNT];
 
-/* ACCELSCOPE_DENY: comma/space separated feature keys; unknown words are reported by
- * cpu_deny_check() so the CLI can refuse them. */
-static void parse_deny(void)
-{
-    const char *env = getenv("ACCELSCOPE_DENY");
-    if (!env)
-        return;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", env);
-    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-        int f = feature_by_key(w);
-        if (f >= 0)
-            denied[f] = 1;
-    }
-}
-
-int cpu_deny_check(char *why, size_t n)
+/* ACCELSCOPE_DENY: comma/space separated feature keys, of any length. Marks the known words
+ * denied when apply; 0, or -1 and the first unknown word with the accepted ones in why. */
+static int walk_deny(int apply, char *why, size_t n)
 {
     const char *env = getenv("ACCELSCOPE_DENY");
     if (!env)
         return 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", env);
+    char *buf = strdup(env);
+    if (!buf)
+        abort();
+    int rc = 0;
     for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-        if (feature_by_key(w) < 0) {
-            int off = snprintf(why, n, "ACCELSCOPE_DENY: unknown feature '%s'; accepted:", w);
-            for (int f = 0; f < FEAT_COUNT && off > 0 && (size_t)off < n; f++)
-                off += snprintf(why + off, n - off, " %s", feature_table[f].key);
-            return -1;
-        }
+        int f = feature_by_key(w);
+        if (f >= 0 && apply)
+            denied[f] = 1;
+        if (f >= 0 || rc)
+            continue;
+        rc = -1;
+        int off = snprintf(why, n, "ACCELSCOPE_DENY: unknown feature '%s'; accepted:", w);
+        for (int k = 0; k < FEAT_COUNT && off > 0 && (size_t)off < n; k++)
+            off += snprintf(why + off, n - (size_t)off, " %s", feature_table[k].key);
     }
-    return 0;
+    free(buf);
+    return rc;
+}
+
+int cpu_deny_check(char *why, size_t n)
+{
+    return walk_deny(0, why, n);
 }
 
 /* Sizes from sysfs work on every architecture; libcpuid may refine them on x86. */
@@ -99,7 +96,8 @@ const struct cpu_info *cpu_get(void)
     cpu_probe_arm(&info);
     if (!info.cores)
         info.cores = info.threads;
-    parse_deny();
+    char ignored[8]; /* unknown words: cpu_deny_check() lets the front ends refuse them */
+    walk_deny(1, ignored, sizeof ignored);
     return &info;
 }
 

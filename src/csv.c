@@ -123,13 +123,24 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
 {
     if (!strcmp(path, "-"))
         return 0;
-    char b[4096];
-    struct stat st;
-    const char *dir = folder(path, b, sizeof b);
     if (!*path) {
         snprintf(why, wn, "empty CSV file name: give a path or - for standard output");
         return -1;
     }
+    /* "name/" is a folder's name to the kernel: the final rename would fail with "Not a
+     * directory" (or "Is a directory"), after the whole measurement. */
+    if (path[strlen(path) - 1] == '/') {
+        snprintf(why, wn, "%s ends in '/', which names a folder: give a file name", path);
+        return -1;
+    }
+    struct stat st;
+    int found = lstat(path, &st) == 0;
+    if (!found && errno != ENOENT) { /* a name too long, a file used as a folder... */
+        snprintf(why, wn, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    char b[4096];
+    const char *dir = folder(path, b, sizeof b);
     if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
         snprintf(why, wn, "cannot write %s: folder %s does not exist", path, dir);
         return -1;
@@ -138,7 +149,7 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
         snprintf(why, wn, "cannot write %s: %s (folder %s)", path, strerror(errno), dir);
         return -1;
     }
-    if (lstat(path, &st) == 0) {
+    if (found && lstat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             snprintf(why, wn, "%s is a folder: give a file name", path);
             return -1;
@@ -158,7 +169,7 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
         if (!force) {
             snprintf(why, wn, "%s exists: choose another name or add --force to replace it",
                      path);
-            return -1;
+            return 1;
         }
     }
     return 0;

@@ -11,8 +11,10 @@
 /* Writes the header and rows to an open stream; 0 or -1 on a write error. */
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n);
 
-/* Checks, before any work, that path can be created: its folder exists and is writable, and
- * the file does not exist unless force. "-" always passes. 0, or -1 and why. */
+/* Checks, before any work, that path can be created: a file name (not too long, not ending
+ * in '/'), its folder exists and is writable, and the file does not exist unless force.
+ * "-" always passes. 0; 1 and why when the only obstacle is an existing regular file and
+ * force is 0 (a caller may ask, then pass force); -1 and why when it can never be written. */
 int csv_check_dest(const char *path, int force, char *why, size_t wn);
 
 /* Writes to a temporary file beside path and renames it into place: readers see the old

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "algo.h"
+#include "spawn.h"
 
 #define MAX_SAMPLES 256
 
@@ -208,11 +209,6 @@ static char **worker_env(const char *set)
 
 static pid_t spawn(const struct engine_job *j, int idx, int *fd_out, char *why, size_t n)
 {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC)) {
-        snprintf(why, n, "pipe: %s", strerror(errno));
-        return -1;
-    }
     char bytes[32], dec[4], secs[32], samples[16], cpu[16];
     snprintf(bytes, sizeof bytes, "%zu", j->bytes);
     snprintf(dec, sizeof dec, "%d", j->decrypt ? 1 : 0);
@@ -222,31 +218,8 @@ static pid_t spawn(const struct engine_job *j, int idx, int *fd_out, char *why, 
     char *argv[] = { "accelscope", "__worker", (char *)j->impl->alg, (char *)j->impl->name,
                      bytes, dec, secs, samples, cpu, NULL };
     char **envp = worker_env(j->impl->env);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(why, n, "fork: %s", strerror(errno));
-        free(envp);
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        /* Only async-signal-safe calls from here to exec. */
-        dup2(p[1], 1);
-        dup2(p[1], 2);
-        int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        execve(exe_path, argv, envp);
-        static const char msg[] = "error cannot exec worker\n";
-        if (write(1, msg, sizeof msg - 1) < 0)
-            _exit(127);
-        _exit(127);
-    }
+    pid_t pid = spawn_piped(exe_path, argv, envp, fd_out, why, n);
     free(envp);
-    close(p[1]);
-    fcntl(p[0], F_SETFL, O_NONBLOCK);
-    *fd_out = p[0];
     return pid;
 }
 
@@ -267,7 +240,7 @@ struct engine *engine_start(const struct engine_job *job)
     snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "none");
     e->last_news = mono();
     char why[200];
-    if (!job->impl->available(job->impl, why, sizeof why)) {
+    if (job->impl->check(job->impl, why, sizeof why) != 0) {
         finish(e, RES_UNAVAILABLE, "%s", why);
         return e;
     }

@@ -11,6 +11,10 @@
  *  - ALGO_DIGEST: out = H(in[0..len)); key and iv are unused.
  *  - ALGO_RNG: out = len random bytes; in is unused.
  *  out may equal in (in place). Buffers have ALGO_MAX_OUT_EXTRA spare bytes past len.
+ *
+ * Status returns, one rule for check, init, op (and kat_check, src/kat.h): 0 = ok (usable,
+ * done, verified); nonzero = not, with a reason a person can act on in why wherever the
+ * function takes one. No entry point is a yes/no question returning 1 for yes.
  */
 #ifndef ACCELSCOPE_IMPL_H
 #define ACCELSCOPE_IMPL_H
@@ -30,8 +34,8 @@ struct impl {
     const char *note;     /* caveat shown in `info` and the TUI ("T-table AES: timing leaks") */
     size_t ctx_size;      /* bytes of context the engine allocates for init/op/cleanup */
     const void *data;     /* backend-private (EVP name, driver name, kernel entry points) */
-    /* 1 when usable here; else 0 and a reason a person can act on in why. */
-    int (*available)(const struct impl *im, char *why, size_t n);
+    /* 0 when usable here; else nonzero and a reason a person can act on in why. */
+    int (*check)(const struct impl *im, char *why, size_t n);
     /* 0 on success; else nonzero and a reason in why. ctx is ctx_size zeroed bytes. */
     int (*init)(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                 int decrypt, char *why, size_t n);
@@ -47,6 +51,13 @@ struct backend {
     /* Optional: prints what this backend knows of the machine (drivers, engines, limits)
      * as "key: value" lines for `info` and the TUI's machine view. */
     void (*describe)(FILE *out);
+    /* Optional, for backends whose implementations are found at run time (AF_ALG: reads
+     * /proc/crypto, binds sockets to instantiate templates): called once, by
+     * registry_discover(); until then impls() lists none of them. */
+    void (*discover)(void);
+    /* Optional: 0 when the environment variables this backend reads are well formed; else
+     * nonzero and why (naming the accepted form). Every front end refuses a bad one. */
+    int (*check_env)(char *why, size_t n);
 };
 
 extern const char *const path_id[PATH_COUNT];    /* "c", "asm", "hw", "kernel" */

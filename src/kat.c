@@ -68,7 +68,7 @@ int kat_check(const struct impl *im, char *why, size_t n)
             if (im->op(ctx, out, in, ilen))
                 snprintf(why, n, "operation failed on the known answer (%s)", k->source);
             else if (memcmp(out, want, wlen) == 0)
-                rc = 1;
+                rc = 0;
             else {
                 snprintf(why, n, "known answer (%s) does not match", k->source);
                 rc = -1;
@@ -79,5 +79,6 @@ int kat_check(const struct impl *im, char *why, size_t n)
         free(ctx);
         return rc;
     }
-    return 0;
+    snprintf(why, n, "no known answer on file for %s", im->alg);
+    return KAT_NONE;
 }

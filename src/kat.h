@@ -7,8 +7,10 @@
 
 #include "impl.h"
 
-/* 1 = im reproduces its algorithm's known answer; 0 = none on file; -1 = mismatch;
- * -2 = set-up or the operation failed (why says which). */
+/* The status rule of impl.h: 0 = im reproduces its algorithm's known answer; nonzero = not,
+ * and why says why: KAT_NONE = there is none on file (not a failure: check another way);
+ * -1 = mismatch; -2 = set-up or the operation failed. */
+#define KAT_NONE 1
 int kat_check(const struct impl *im, char *why, size_t n);
 
 #endif

@@ -5,19 +5,7 @@
 
 #include "registry.h"
 
-static int impl_wanted(const struct selection *s, const struct impl *im)
-{
-    if (!s->paths[im->path])
-        return 0;
-    if (!s->nimpls)
-        return 1;
-    for (int i = 0; i < s->nimpls; i++)
-        if (!strcmp(s->impls[i], im->name))
-            return 1;
-    return 0;
-}
-
-size_t plan_build(struct plan *p, const struct selection *s, int decrypt, int threads)
+size_t plan_build(struct plan *p, const struct selection *s)
 {
     size_t cap = 16, nreg = registry_count();
     p->n = 0;
@@ -27,7 +15,7 @@ size_t plan_build(struct plan *p, const struct selection *s, int decrypt, int th
     for (int a = 0; a < s->nalgs; a++) {
         for (size_t i = 0; i < nreg; i++) {
             const struct impl *im = registry_get(i);
-            if (strcmp(im->alg, s->algs[a]->id) || !impl_wanted(s, im))
+            if (strcmp(im->alg, s->algs[a]->id) || !select_wants(s, im))
                 continue;
             for (int z = 0; z < s->nsizes; z++) {
                 if (p->n == cap) {
@@ -40,9 +28,9 @@ size_t plan_build(struct plan *p, const struct selection *s, int decrypt, int th
                 memset(c, 0, sizeof *c);
                 c->impl = im;
                 c->bytes = s->sizes[z];
-                c->decrypt = decrypt;
+                c->decrypt = s->decrypt;
                 c->r.status = RES_PENDING;
-                c->r.threads = threads;
+                c->r.threads = s->threads;
             }
         }
     }

@@ -1,9 +1,9 @@
 /* A plan: the cells (implementation x size) a selection asks for, in display order
- * (algorithm, then path, then implementation, then size). Used by `run` and the TUI. */
+ * (algorithm, then path, then implementation, then size). The session builds it. */
 #ifndef ACCELSCOPE_PLAN_H
 #define ACCELSCOPE_PLAN_H
 
-#include "csv.h"
+#include "cell.h"
 #include "select.h"
 
 struct plan {
@@ -12,7 +12,7 @@ struct plan {
 };
 
 /* Fills p from s; cells start pending. Returns the cell count. */
-size_t plan_build(struct plan *p, const struct selection *s, int decrypt, int threads);
+size_t plan_build(struct plan *p, const struct selection *s);
 void plan_free(struct plan *p);
 
 #endif

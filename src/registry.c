@@ -5,16 +5,10 @@
 
 #include "algo.h"
 
-/* Order matters only for listing: paths read c, asm, hw, kernel. */
-static const struct backend *const backends[] = {
-    &backend_portable, &backend_openssl, &backend_direct, &backend_direct_arm,
-    &backend_padlock,  &backend_rng,     &backend_afalg,  &backend_fault,
-};
-
 static const struct impl **all;
 static size_t nall;
 
-/* Flattens the backends' lists once, ordered by path then backend. */
+/* Flattens the backends' lists once, ordered by path (c, asm, hw, kernel) then backend. */
 static void load(void)
 {
     if (all)
@@ -24,9 +18,9 @@ static void load(void)
     if (!all)
         abort();
     for (int p = 0; p < PATH_COUNT; p++) {
-        for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+        for (size_t b = 0; b < backend_all_count; b++) {
             size_t n = 0;
-            const struct impl *v = backends[b]->impls(&n);
+            const struct impl *v = backend_all[b]->impls(&n);
             for (size_t i = 0; i < n; i++) {
                 if (v[i].path != (enum path)p)
                     continue;
@@ -40,6 +34,21 @@ static void load(void)
             }
         }
     }
+}
+
+void registry_discover(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    for (size_t b = 0; b < backend_all_count; b++)
+        if (backend_all[b]->discover)
+            backend_all[b]->discover();
+    /* List again, with what was found; the implementations themselves do not move. */
+    free(all);
+    all = NULL;
+    nall = 0;
 }
 
 size_t registry_count(void)
@@ -69,7 +78,7 @@ const struct impl *registry_reference(const struct impl *im)
     char why[256];
     for (size_t c = 0; c < sizeof candidates / sizeof candidates[0]; c++) {
         const struct impl *r = registry_find(im->alg, candidates[c]);
-        if (r && strcmp(r->backend, im->backend) != 0 && r->available(r, why, sizeof why))
+        if (r && strcmp(r->backend, im->backend) != 0 && r->check(r, why, sizeof why) == 0)
             return r;
     }
     return NULL;
@@ -77,6 +86,6 @@ const struct impl *registry_reference(const struct impl *im)
 
 size_t registry_backends(const struct backend *const **out)
 {
-    *out = backends;
-    return sizeof backends / sizeof backends[0];
+    *out = backend_all;
+    return backend_all_count;
 }

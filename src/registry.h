@@ -4,14 +4,14 @@
 
 #include "impl.h"
 
-extern const struct backend backend_portable; /* backends/portable/ */
-extern const struct backend backend_openssl;  /* backends/openssl.c */
-extern const struct backend backend_direct;   /* backends/direct.c (asm/x86_64 kernels) */
-extern const struct backend backend_direct_arm; /* backends/direct_arm.c (asm/aarch64) */
-extern const struct backend backend_padlock;  /* backends/padlock.c (asm/x86, VIA PadLock) */
-extern const struct backend backend_rng;      /* backends/rng.c (RDRAND, getrandom, ...) */
-extern const struct backend backend_afalg;    /* backends/afalg.c */
-extern const struct backend backend_fault;    /* backends/fault.c, test-only */
+/* Every backend of the program, in listing order: composed in backends/all.c. */
+extern const struct backend *const backend_all[];
+extern const size_t backend_all_count;
+
+/* Lets the backends that find implementations at run time look for them (AF_ALG drivers:
+ * reads /proc/crypto and binds sockets), once; later calls do nothing. Before it, the lookups
+ * below see only the implementations compiled in, and never discover anything themselves. */
+void registry_discover(void);
 
 size_t registry_count(void);
 const struct impl *registry_get(size_t i);

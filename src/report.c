@@ -16,36 +16,29 @@ const char *report_size(size_t b, char *buf, size_t n)
 }
 
 /* The cells [from, to) of one algorithm; sizes repeat per implementation in plan order. */
-static void block(FILE *out, const struct plan *p, size_t from, size_t to)
+static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
 {
-    const struct cell *c0 = &p->cells[from];
+    const struct cell *c0 = &cells[from];
     size_t nsz = 0;
-    while (from + nsz < to && p->cells[from + nsz].impl == c0->impl)
+    while (from + nsz < to && cells[from + nsz].impl == c0->impl)
         nsz++;
     char b[32];
     const struct algo *a = algo_find(c0->impl->alg);
-    int directed = a && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int directed = a && algo_has_direction(a);
     fprintf(out, "%-16s %-7s%-22s", c0->impl->alg, directed && c0->decrypt ? "decrypt" : "", "");
     for (size_t z = 0; z < nsz; z++)
-        fprintf(out, " %10s", report_size(p->cells[from + z].bytes, b, sizeof b));
+        fprintf(out, " %10s", report_size(cells[from + z].bytes, b, sizeof b));
     fprintf(out, "  vs slowest");
     if (c0->limit_mb_per_s > 0)
         fprintf(out, "  (silicon ceiling %.0f MB/s)", c0->limit_mb_per_s);
     fputc('\n', out);
 
-    /* The slowest row at the largest size that has figures. */
-    double slowest = 0;
-    for (size_t i = from + nsz - 1; i < to; i += nsz) {
-        const struct result *r = &p->cells[i].r;
-        if (r->status == RES_OK && r->mb_per_s > 0 && (slowest == 0 || r->mb_per_s < slowest))
-            slowest = r->mb_per_s;
-    }
     for (size_t row = from; row < to; row += nsz) {
-        const struct impl *im = p->cells[row].impl;
+        const struct impl *im = cells[row].impl;
         fprintf(out, "  %-7s %-36s", path_id[im->path], im->name);
         const struct result *bad = NULL;
         for (size_t z = 0; z < nsz; z++) {
-            const struct result *r = &p->cells[row + z].r;
+            const struct result *r = &cells[row + z].r;
             if (r->status == RES_OK)
                 fprintf(out, " %10.1f", r->mb_per_s);
             else {
@@ -54,9 +47,8 @@ static void block(FILE *out, const struct plan *p, size_t from, size_t to)
                     bad = r;
             }
         }
-        const struct result *last = &p->cells[row + nsz - 1].r;
-        if (last->status == RES_OK && slowest > 0)
-            fprintf(out, "  x%.2f", last->mb_per_s / slowest);
+        if (cells[row + nsz - 1].d.speedup > 0) /* at the largest size */
+            fprintf(out, "  x%.2f", cells[row + nsz - 1].d.speedup);
         if (bad)
             fprintf(out, "  %s", bad->reason);
         fputc('\n', out);
@@ -64,14 +56,14 @@ static void block(FILE *out, const struct plan *p, size_t from, size_t to)
     fputc('\n', out);
 }
 
-void report_table(FILE *out, const struct plan *p)
+void report_table(FILE *out, const struct cell *cells, size_t n)
 {
     size_t i = 0;
-    while (i < p->n) {
+    while (i < n) {
         size_t j = i;
-        while (j < p->n && !strcmp(p->cells[j].impl->alg, p->cells[i].impl->alg))
+        while (j < n && !strcmp(cells[j].impl->alg, cells[i].impl->alg))
             j++;
-        block(out, p, i, j);
+        block(out, cells, i, j);
         i = j;
     }
 }

@@ -5,9 +5,10 @@
 
 #include <stdio.h>
 
-#include "plan.h"
+#include "cell.h"
 
-void report_table(FILE *out, const struct plan *p);
+/* cells in plan order (session_cell(s, 0) .. n): speed-ups are the cells' derived figures. */
+void report_table(FILE *out, const struct cell *cells, size_t n);
 
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */
 const char *report_size(size_t bytes, char *buf, size_t n);

@@ -8,28 +8,31 @@
 #include <strings.h>
 
 #include "impl.h"
+#include "engine.h"
 #include "registry.h"
 
 const size_t select_default_sizes[6] = { 16, 64, 256, 1024, 8192, 16384 };
 
 /* Splits a comma list into words, calling f on each; stops at the first error. what names
- * the list for the message an empty one gets. */
+ * the list for the message an empty one gets. The list is copied whole: no length limit. */
 static int each_word(const char *list, int (*f)(struct selection *, const char *, char *, size_t),
                      struct selection *s, const char *what, char *why, size_t n)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", list);
-    int any = 0;
-    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-        if (f(s, w, why, n))
-            return -1;
+    char *buf = strdup(list);
+    if (!buf)
+        abort();
+    int any = 0, rc = 0;
+    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w && !rc;
+         w = strtok_r(NULL, ", ", &save)) {
+        rc = f(s, w, why, n) ? -1 : 0;
         any = 1;
     }
-    if (!any) {
+    free(buf);
+    if (!rc && !any) {
         snprintf(why, n, "empty %s", what);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    return rc;
 }
 
 static int add_alg(struct selection *s, const char *w, char *why, size_t n)
@@ -136,36 +139,119 @@ int select_paths(struct selection *s, const char *list, char *why, size_t n)
     return each_word(list, add_path, s, "path list; accepted: c, asm, hw, kernel, all", why, n);
 }
 
-static int add_impl(struct selection *s, const char *w, char *why, size_t n)
+/* Every implementation name once, in registry order, after "accepted:". */
+static void list_impl_names(char *why, size_t n, int off)
+{
+    for (size_t i = 0; i < registry_count() && off > 0 && (size_t)off < n; i++) {
+        const char *nm = registry_get(i)->name;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(registry_get(j)->name, nm);
+        if (!seen)
+            off += snprintf(why + off, n - (size_t)off, " %s", nm);
+    }
+}
+
+/* Adds w to a list of implementation names (includes or excludes) once. */
+static int add_name(char (*list)[SELECT_NAME], int *count, const char *w, char *why, size_t n)
 {
     int known = 0;
     for (size_t i = 0; i < registry_count() && !known; i++)
         known = !strcmp(registry_get(i)->name, w);
     if (!known) {
-        /* Name every implementation once, in registry order. */
-        int off = snprintf(why, n, "unknown implementation '%s'; accepted:", w);
-        for (size_t i = 0; i < registry_count() && off > 0 && (size_t)off < n; i++) {
-            const char *nm = registry_get(i)->name;
-            int seen = 0;
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = !strcmp(registry_get(j)->name, nm);
-            if (!seen)
-                off += snprintf(why + off, n - (size_t)off, " %s", nm);
-        }
+        list_impl_names(why, n, snprintf(why, n, "unknown implementation '%s'; accepted:", w));
         return -1;
     }
-    if (s->nimpls == SELECT_MAX) {
-        snprintf(why, n, "too many implementation names");
+    for (int i = 0; i < *count; i++)
+        if (!strcmp(list[i], w))
+            return 0;
+    if (*count == SELECT_MAX || strlen(w) >= SELECT_NAME) {
+        snprintf(why, n, "too many implementation names, or '%s' too long", w);
         return -1;
     }
-    snprintf(s->impls[s->nimpls++], sizeof s->impls[0], "%s", w);
+    snprintf(list[(*count)++], SELECT_NAME, "%s", w);
     return 0;
+}
+
+static int add_impl(struct selection *s, const char *w, char *why, size_t n)
+{
+    return add_name(s->impls, &s->nimpls, w, why, n);
+}
+
+static int add_excl(struct selection *s, const char *w, char *why, size_t n)
+{
+    return add_name(s->excl, &s->nexcl, w, why, n);
 }
 
 int select_impls(struct selection *s, const char *list, char *why, size_t n)
 {
     s->nimpls = 0;
     return each_word(list, add_impl, s, "implementation list; see 'accelscope info'", why, n);
+}
+
+int select_excludes(struct selection *s, const char *list, char *why, size_t n)
+{
+    s->nexcl = 0;
+    return each_word(list, add_excl, s, "exclusion list; see 'accelscope info'", why, n);
+}
+
+int select_threads(struct selection *s, const char *text, int max, char *why, size_t n)
+{
+    char *end;
+    errno = 0;
+    long t = strtol(text, &end, 10);
+    if (errno || end == text || *end || t < 1 || t > max) {
+        snprintf(why, n, "bad thread count '%s'; accepted: 1 to %d (online CPUs this process may "
+                 "use)", text, max);
+        return -1;
+    }
+    s->threads = (int)t;
+    return 0;
+}
+
+int select_time(struct selection *s, const char *text, char *why, size_t n)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v >= SELECT_MIN_TIME && v <= SELECT_MAX_TIME)) {
+        snprintf(why, n, "bad --time '%s'; accepted: %g to %g seconds per cell", text,
+                 SELECT_MIN_TIME, SELECT_MAX_TIME);
+        return -1;
+    }
+    s->seconds = v;
+    return 0;
+}
+
+static int name_in(char (*list)[SELECT_NAME], int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (!strcmp(list[i], name))
+            return 1;
+    return 0;
+}
+
+int select_excluded(const struct selection *s, const char *name)
+{
+    return name_in((char (*)[SELECT_NAME])s->excl, s->nexcl, name);
+}
+
+void select_toggle_excluded(struct selection *s, const char *name)
+{
+    for (int i = 0; i < s->nexcl; i++)
+        if (!strcmp(s->excl[i], name)) {
+            memmove(s->excl[i], s->excl[i + 1], (size_t)(s->nexcl - i - 1) * sizeof s->excl[0]);
+            s->nexcl--;
+            return;
+        }
+    if (s->nexcl < SELECT_MAX && strlen(name) < SELECT_NAME)
+        snprintf(s->excl[s->nexcl++], SELECT_NAME, "%s", name);
+}
+
+int select_wants(const struct selection *s, const struct impl *im)
+{
+    if (!s->paths[im->path] || select_excluded(s, im->name))
+        return 0;
+    return !s->nimpls || name_in((char (*)[SELECT_NAME])s->impls, s->nimpls, im->name);
 }
 
 int select_check(const struct selection *s, char *why, size_t n)
@@ -185,4 +271,104 @@ void select_defaults(struct selection *s)
     for (int i = 0; i < 6; i++)
         s->sizes[s->nsizes++] = select_default_sizes[i];
     select_paths(s, "all", why, sizeof why);
+    s->threads = 1;
+    s->seconds = ENGINE_DEFAULT_SECONDS;
+}
+
+/* Appends text to a growing string. */
+static void put(char **buf, size_t *len, size_t *cap, const char *text)
+{
+    size_t t = strlen(text);
+    if (*len + t + 1 > *cap) {
+        *cap = (*len + t + 1) * 2;
+        *buf = realloc(*buf, *cap);
+        if (!*buf)
+            abort();
+    }
+    memcpy(*buf + *len, text, t + 1);
+    *len += t;
+}
+
+/* " -X a,b,c" from count words got by word(i). */
+static void put_list(char **buf, size_t *len, size_t *cap, const char *opt, int count,
+                     const char *(*word)(const struct selection *, int, char *, size_t),
+                     const struct selection *s)
+{
+    if (!count)
+        return;
+    put(buf, len, cap, opt);
+    for (int i = 0; i < count; i++) {
+        char w[SELECT_NAME + 8];
+        put(buf, len, cap, i ? "," : " ");
+        put(buf, len, cap, word(s, i, w, sizeof w));
+    }
+}
+
+static const char *alg_word(const struct selection *s, int i, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return s->algs[i]->id;
+}
+
+static const char *size_word(const struct selection *s, int i, char *b, size_t n)
+{
+    snprintf(b, n, "%zu", s->sizes[i]);
+    return b;
+}
+
+static const char *path_word(const struct selection *s, int i, char *b, size_t n)
+{
+    (void)b, (void)n;
+    for (int p = 0; p < PATH_COUNT; p++)
+        if (s->paths[p] && i-- == 0)
+            return path_id[p];
+    return "";
+}
+
+static const char *impl_word(const struct selection *s, int i, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return s->impls[i];
+}
+
+static const char *excl_word(const struct selection *s, int i, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return s->excl[i];
+}
+
+char *select_args(const struct selection *s)
+{
+    struct selection d;
+    select_defaults(&d);
+    char *buf = NULL, num[64];
+    size_t len = 0, cap = 0;
+    put(&buf, &len, &cap, "");
+    int same_algs = s->nalgs == d.nalgs && !memcmp(s->algs, d.algs, sizeof d.algs[0] * (size_t)d.nalgs);
+    int same_sizes = s->nsizes == d.nsizes && !memcmp(s->sizes, d.sizes, sizeof d.sizes[0] * (size_t)d.nsizes);
+    int npaths = 0;
+    for (int p = 0; p < PATH_COUNT; p++)
+        npaths += s->paths[p] != 0;
+    put_list(&buf, &len, &cap, " -a", same_algs ? 0 : s->nalgs, alg_word, s);
+    put_list(&buf, &len, &cap, " -s", same_sizes ? 0 : s->nsizes, size_word, s);
+    put_list(&buf, &len, &cap, " -p", npaths == PATH_COUNT ? 0 : npaths, path_word, s);
+    put_list(&buf, &len, &cap, " -i", s->nimpls, impl_word, s);
+    put_list(&buf, &len, &cap, " -x", s->nexcl, excl_word, s);
+    if (s->threads != d.threads) {
+        snprintf(num, sizeof num, " -t %d", s->threads);
+        put(&buf, &len, &cap, num);
+    }
+    if (s->seconds != d.seconds) {
+        /* The shortest form that reads back as the same double. */
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(num, sizeof num, " -T %.*g", prec, s->seconds);
+            if (strtod(num + 4, NULL) == s->seconds)
+                break;
+        }
+        put(&buf, &len, &cap, num);
+    }
+    if (s->decrypt)
+        put(&buf, &len, &cap, " -d");
+    memmove(buf, buf + (len && buf[0] == ' '), len + 1 - (len && buf[0] == ' '));
+    return buf;
 }

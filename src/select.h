@@ -15,7 +15,7 @@
 struct selection {
     const struct algo *algs[SELECT_MAX];
     int nalgs;
-    size_t sizes[SELECT_MAX];   /* ascending */
+    size_t sizes[SELECT_MAX];   /* in the order given */
     int nsizes;
     int paths[PATH_COUNT];      /* 1 = selected */
     char impls[SELECT_MAX][SELECT_NAME]; /* only these implementation names; none = every one */

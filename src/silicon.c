@@ -1,8 +1,8 @@
-/* The silicon's limits: see limits.h for the model. Timing uses the TSC (RDTSC) around the
- * loops of asm/x86_64/ubench.S. Runs are converted to core cycles at the clock of dependent-add
- * samples taken beside them, because the clock moves (boost, a busy host), and the median of
- * several such windows is kept (core_per_insn); ceilings are quoted at the fastest clock
- * seen. */
+/* The silicon's limits: see silicon.h for the model. Timing uses the TSC around the
+ * instruction loops of microbench.h (defined in backends/). Runs are converted to core cycles
+ * at the clock of dependent-add samples taken beside them, because the clock moves (boost, a
+ * busy host), and the median of several such windows is kept (core_per_insn); ceilings are
+ * quoted at the fastest clock seen. */
 #include "silicon.h"
 
 #include <stdint.h>
@@ -11,46 +11,39 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "algo.h"
 #include "clock.h"
 #include "cpu.h"
+#include "microbench.h"
 
 static struct silicon lim;
 static int measured;
-
-#if defined(__x86_64__)
-
-#include "direct.h"
 
 #define WINDOWS 7
 #define PAIRS 5
 
 static const struct probe {
     const char *name;
-    void (*lat)(uint64_t);
-    void (*tp)(uint64_t);
     enum feature need[2];
     int nneed;
 } probes[SIL_COUNT] = {
-    [SIL_AESENC] = { "AESENC", ubench_aesenc_lat, ubench_aesenc_tp, { FEAT_AESNI }, 1 },
-    [SIL_VAESENC] = { "VAESENC ymm", ubench_vaesenc_lat, ubench_vaesenc_tp,
-                      { FEAT_VAES, FEAT_AVX2 }, 2 },
-    [SIL_PCLMULQDQ] = { "PCLMULQDQ", ubench_pclmul_lat, ubench_pclmul_tp, { FEAT_PCLMULQDQ }, 1 },
-    [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", ubench_vpclmul_lat, ubench_vpclmul_tp,
-                         { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
-    [SIL_SHA256RNDS2] = { "SHA256RNDS2", ubench_sha256rnds2_lat, ubench_sha256rnds2_tp,
-                          { FEAT_SHA }, 1 },
-    [SIL_SHA1RNDS4] = { "SHA1RNDS4", ubench_sha1rnds4_lat, ubench_sha1rnds4_tp, { FEAT_SHA }, 1 },
+    [SIL_AESENC] = { "AESENC", { FEAT_AESNI }, 1 },
+    [SIL_VAESENC] = { "VAESENC ymm", { FEAT_VAES, FEAT_AVX2 }, 2 },
+    [SIL_PCLMULQDQ] = { "PCLMULQDQ", { FEAT_PCLMULQDQ }, 1 },
+    [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
+    [SIL_SHA256RNDS2] = { "SHA256RNDS2", { FEAT_SHA }, 1 },
+    [SIL_SHA1RNDS4] = { "SHA1RNDS4", { FEAT_SHA }, 1 },
 };
+
+/* The loop core_per_insn() times: an instruction's, or the dependent adds' (ADDS). */
+#define ADDS SIL_COUNT
 
 static double fastest_add = 1e30; /* fewest TSC cycles per dependent add seen: top clock */
 
-/* TSC cycles per instruction of one run of iters iterations. */
-static double tsc_run(void (*fn)(uint64_t), uint64_t iters)
+/* TSC cycles per instruction of one run of iters iterations of loop insn. */
+static double tsc_run(int insn, int tp, uint64_t iters)
 {
-    uint64_t t0 = __builtin_ia32_rdtsc();
-    fn(iters);
-    uint64_t t1 = __builtin_ia32_rdtsc();
-    return (double)(t1 - t0) / ((double)iters * UBENCH_UNROLL);
+    return insn == ADDS ? microbench_add(iters) : microbench_insn(insn, tp, iters);
 }
 
 static int cmpd(const void *a, const void *b)
@@ -66,14 +59,14 @@ static int cmpd(const void *a, const void *b)
  * is kept (a constant of the silicon, whatever the clock did between windows; on a shared
  * host either half can be slowed for longer than a window, so neither extreme is trusted).
  * *tsc is the fastest run in TSC cycles. */
-static double core_per_insn(void (*fn)(uint64_t), uint64_t iters, double *tsc)
+static double core_per_insn(int insn, int tp, uint64_t iters, double *tsc)
 {
     double core[WINDOWS], best_tsc = 1e30;
-    fn(iters / 8 + 1); /* warm up: caches, the unit's power state */
+    tsc_run(insn, tp, iters / 8 + 1); /* warm up: caches, the unit's power state */
     for (int w = 0; w < WINDOWS; w++) {
         double add = 1e30, t = 1e30;
         for (int r = 0; r < PAIRS; r++) {
-            double a = tsc_run(ubench_add_lat, 4000), x = tsc_run(fn, iters);
+            double a = microbench_add(4000), x = tsc_run(insn, tp, iters);
             add = a < add ? a : add;
             t = x < t ? x : t;
         }
@@ -137,6 +130,13 @@ out_free:
 static void measure(void)
 {
     char why[128] = "";
+    for (int i = 0; i < SIL_COUNT; i++)
+        lim.insn[i].name = probes[i].name;
+    if (microbench_check(lim.why, sizeof lim.why) != 0) {
+        for (int i = 0; i < SIL_COUNT; i++)
+            snprintf(lim.insn[i].why, sizeof lim.insn[i].why, "%s", lim.why);
+        return;
+    }
     double t0 = now_s();
     lim.tsc_mhz = clock_tsc_mhz(why, sizeof why);
     if (lim.tsc_mhz <= 0) {
@@ -144,18 +144,17 @@ static void measure(void)
         return;
     }
     double unused;
-    core_per_insn(ubench_add_lat, 8000, &unused); /* the clock settles */
+    core_per_insn(ADDS, 0, 8000, &unused); /* the clock settles */
     for (int i = 0; i < SIL_COUNT; i++) {
         const struct probe *p = &probes[i];
         struct silicon_insn_result *r = &lim.insn[i];
-        r->name = p->name;
         int ok = 1;
         for (int k = 0; k < p->nneed && ok; k++)
             ok = cpu_feature_status(p->need[k], r->why, sizeof r->why);
         if (!ok)
             continue;
-        r->lat_core = core_per_insn(p->lat, 2000, &r->lat_tsc);
-        r->tp_core = core_per_insn(p->tp, 4000, &r->tp_tsc);
+        r->lat_core = core_per_insn(i, 0, 2000, &r->lat_tsc);
+        r->tp_core = core_per_insn(i, 1, 4000, &r->tp_tsc);
         r->ok = 1;
     }
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
@@ -171,35 +170,12 @@ double silicon_core_mhz_now(void)
         return 0;
     double add = 1e30;
     for (int r = 0; r < 3; r++) {
-        uint64_t t0 = __builtin_ia32_rdtsc();
-        ubench_add_lat(4000);
-        uint64_t t1 = __builtin_ia32_rdtsc();
-        double c = (double)(t1 - t0) / (4000.0 * UBENCH_UNROLL);
+        double c = microbench_add(4000);
         if (c < add)
             add = c;
     }
     return lim.tsc_mhz / add;
 }
-
-#else
-
-double silicon_core_mhz_now(void)
-{
-    return 0;
-}
-
-static void measure(void)
-{
-    snprintf(lim.why, sizeof lim.why, "no instruction microbenchmarks for this architecture");
-    static const char *const names[SIL_COUNT] = { "AESENC", "VAESENC ymm", "PCLMULQDQ",
-                                                  "VPCLMULQDQ ymm", "SHA256RNDS2", "SHA1RNDS4" };
-    for (int i = 0; i < SIL_COUNT; i++) {
-        lim.insn[i].name = names[i];
-        snprintf(lim.insn[i].why, sizeof lim.insn[i].why, "x86-64 only");
-    }
-}
-
-#endif
 
 int silicon_measure(void)
 {
@@ -216,12 +192,6 @@ const struct silicon *silicon_get(void)
     return &lim;
 }
 
-void silicon_set_for_test(const struct silicon *s)
-{
-    lim = *s;
-    measured = 1;
-}
-
 static int need(enum silicon_insn i, char *why, size_t n)
 {
     if (lim.insn[i].ok)
@@ -234,11 +204,6 @@ static int need(enum silicon_insn i, char *why, size_t n)
 static double rate(double bytes, double cycles)
 {
     return bytes / cycles * lim.core_mhz;
-}
-
-static int aes_rounds(const char *alg)
-{
-    return strncmp(alg, "aes-128-", 8) == 0 ? 10 : strncmp(alg, "aes-192-", 8) == 0 ? 12 : 14;
 }
 
 /* CTR: AES-NI xmm, or VAES ymm where measured and faster. */
@@ -260,22 +225,75 @@ static int ctr_ceiling(int rounds, double *mbs, char *why, size_t n)
     return 0;
 }
 
-/* The algorithms the model below covers: AES-CBC/CTR/GCM, SHA-1, SHA-256. */
-static int modelled(const char *alg)
+/* CBC: encrypt is one chain (latency), decrypt runs blocks in parallel (throughput). */
+static int cbc_ceiling(int r, int decrypt, double *mbs, char *model, size_t n)
 {
-    size_t len = strlen(alg);
-    if (strncmp(alg, "aes-", 4) == 0 && len == 11)
-        return !strcmp(alg + 7, "-cbc") || !strcmp(alg + 7, "-ctr") || !strcmp(alg + 7, "-gcm");
-    return !strcmp(alg, "sha256") || !strcmp(alg, "sha1");
+    if (!need(SIL_AESENC, model, n))
+        return -1;
+    const struct silicon_insn_result *a = &lim.insn[SIL_AESENC];
+    if (decrypt) {
+        *mbs = rate(16, r * a->tp_core);
+        snprintf(model, n, "16 B per %d x AESENC recip. throughput %.2f core "
+                 "cycles (AESDEC taken as AESENC)", r, a->tp_core);
+    } else {
+        *mbs = rate(16, r * a->lat_core);
+        snprintf(model, n, "16 B per %d x AESENC latency %.2f core cycles", r, a->lat_core);
+    }
+    return 0;
+}
+
+/* GCM: the slower of CTR and GHASH (PCLMULQDQ xmm, or VPCLMULQDQ ymm where faster). */
+static int gcm_ceiling(int r, double *mbs, char *model, size_t n)
+{
+    char ctr[160];
+    if (ctr_ceiling(r, mbs, ctr, sizeof ctr) != 0)
+        return snprintf(model, n, "%s", ctr), -1;
+    if (!need(SIL_PCLMULQDQ, model, n))
+        return -1;
+    const struct silicon_insn_result *p = &lim.insn[SIL_PCLMULQDQ];
+    const struct silicon_insn_result *v = &lim.insn[SIL_VPCLMULQDQ];
+    double g = rate(16, 3 * p->tp_core);
+    int wide = v->ok && rate(32, 3 * v->tp_core) > g;
+    if (wide)
+        g = rate(32, 3 * v->tp_core);
+    snprintf(model, n, "min(CTR: %s; GHASH: %d B per 3 x %s recip. throughput %.2f core "
+             "cycles)", ctr, wide ? 32 : 16, wide ? v->name : p->name,
+             wide ? v->tp_core : p->tp_core);
+    if (g < *mbs)
+        *mbs = g;
+    return 0;
+}
+
+/* SHA: one 64-byte block per rounds x the round instruction's latency (one chain). */
+static int sha_ceiling(enum silicon_insn insn, int rounds, double *mbs, char *model, size_t n)
+{
+    if (!need(insn, model, n))
+        return -1;
+    *mbs = rate(64, rounds * lim.insn[insn].lat_core);
+    snprintf(model, n, "64 B per %d x %s latency %.2f core cycles", rounds, lim.insn[insn].name,
+             lim.insn[insn].lat_core);
+    return 0;
+}
+
+/* The algorithms the model covers: AES (rounds is nonzero for AES alone) in CBC, CTR or GCM,
+ * SHA-1, SHA-256. */
+static int modelled(const struct algo *a)
+{
+    if (!a)
+        return 0;
+    if (a->rounds)
+        return a->mode == ALGO_MODE_CBC || a->mode == ALGO_MODE_CTR || a->mode == ALGO_MODE_GCM;
+    return !strcmp(a->id, "sha256") || !strcmp(a->id, "sha1");
 }
 
 int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n)
 {
+    const struct algo *a = algo_find(alg);
     char model[400];
     double mbs = 0;
     *mb_per_s = 0;
     /* Decided before measuring, so a run of md5 alone never pays for microbenchmarks. */
-    if (!modelled(alg)) {
+    if (!modelled(a)) {
         snprintf(why, n, "no ceiling model for %s", alg);
         return -1;
     }
@@ -283,58 +301,19 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
         snprintf(why, n, "no limits: %s", lim.why);
         return -1;
     }
-    size_t len = strlen(alg);
-    int aes = strncmp(alg, "aes-", 4) == 0 && len == 11;
-    if (aes && strcmp(alg + 7, "-cbc") == 0) {
-        int r = aes_rounds(alg);
-        if (!need(SIL_AESENC, why, n))
-            return -1;
-        const struct silicon_insn_result *a = &lim.insn[SIL_AESENC];
-        if (decrypt) {
-            mbs = rate(16, r * a->tp_core);
-            snprintf(model, sizeof model, "16 B per %d x AESENC recip. throughput %.2f core "
-                     "cycles (AESDEC taken as AESENC)", r, a->tp_core);
-        } else {
-            mbs = rate(16, r * a->lat_core);
-            snprintf(model, sizeof model, "16 B per %d x AESENC latency %.2f core cycles", r,
-                     a->lat_core);
-        }
-    } else if (aes && strcmp(alg + 7, "-ctr") == 0) {
-        if (ctr_ceiling(aes_rounds(alg), &mbs, model, sizeof model) != 0)
-            return snprintf(why, n, "%s", model), -1;
-    } else if (aes && strcmp(alg + 7, "-gcm") == 0) {
-        char ctr[160];
-        if (ctr_ceiling(aes_rounds(alg), &mbs, ctr, sizeof ctr) != 0)
-            return snprintf(why, n, "%s", ctr), -1;
-        if (!need(SIL_PCLMULQDQ, why, n))
-            return -1;
-        const struct silicon_insn_result *p = &lim.insn[SIL_PCLMULQDQ];
-        const struct silicon_insn_result *v = &lim.insn[SIL_VPCLMULQDQ];
-        double g = rate(16, 3 * p->tp_core);
-        int wide = v->ok && rate(32, 3 * v->tp_core) > g;
-        if (wide)
-            g = rate(32, 3 * v->tp_core);
-        snprintf(model, sizeof model, "min(CTR: %s; GHASH: %d B per 3 x %s recip. "
-                 "throughput %.2f core cycles)", ctr, wide ? 32 : 16, wide ? v->name : p->name,
-                 wide ? v->tp_core : p->tp_core);
-        if (g < mbs)
-            mbs = g;
-    } else if (strcmp(alg, "sha256") == 0) {
-        if (!need(SIL_SHA256RNDS2, why, n))
-            return -1;
-        mbs = rate(64, 32 * lim.insn[SIL_SHA256RNDS2].lat_core);
-        snprintf(model, sizeof model, "64 B per 32 x SHA256RNDS2 latency %.2f core cycles",
-                 lim.insn[SIL_SHA256RNDS2].lat_core);
-    } else if (strcmp(alg, "sha1") == 0) {
-        if (!need(SIL_SHA1RNDS4, why, n))
-            return -1;
-        mbs = rate(64, 20 * lim.insn[SIL_SHA1RNDS4].lat_core);
-        snprintf(model, sizeof model, "64 B per 20 x SHA1RNDS4 latency %.2f core cycles",
-                 lim.insn[SIL_SHA1RNDS4].lat_core);
-    } else {
-        snprintf(why, n, "no ceiling model for %s", alg);
-        return -1;
-    }
+    int r = (int)a->rounds, e;
+    if (a->rounds && a->mode == ALGO_MODE_CBC)
+        e = cbc_ceiling(r, decrypt, &mbs, model, sizeof model);
+    else if (a->rounds && a->mode == ALGO_MODE_CTR)
+        e = ctr_ceiling(r, &mbs, model, sizeof model);
+    else if (a->rounds)
+        e = gcm_ceiling(r, &mbs, model, sizeof model);
+    else if (!strcmp(a->id, "sha256"))
+        e = sha_ceiling(SIL_SHA256RNDS2, 32, &mbs, model, sizeof model);
+    else
+        e = sha_ceiling(SIL_SHA1RNDS4, 20, &mbs, model, sizeof model);
+    if (e != 0)
+        return snprintf(why, n, "%s", model), -1;
     *mb_per_s = mbs;
     snprintf(why, n, "%s at %.0f MHz core", model, lim.core_mhz);
     return 0;
@@ -342,9 +321,6 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
 
 void silicon_describe(FILE *out)
 {
-    static const char *const algs[] = { "aes-128-cbc", "aes-192-cbc", "aes-256-cbc",
-                                        "aes-128-ctr", "aes-256-ctr", "aes-128-gcm",
-                                        "aes-256-gcm", "sha1", "sha256" };
     if (silicon_measure() != 0) {
         fprintf(out, "limits: %s\n", lim.why);
         return;
@@ -361,19 +337,41 @@ void silicon_describe(FILE *out)
     }
     fprintf(out, "limits memcpy: %.0f MB/s (16 KiB), %.0f MB/s (16 MiB)\n", lim.memcpy_l1_mb_s,
             lim.memcpy_ram_mb_s);
-    for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+    for (size_t i = 0; i < algo_count; i++) {
+        const struct algo *a = &algo_table[i];
         char why[300];
         double enc, dec;
-        int e = silicon_ceiling(algs[i], 0, &enc, why, sizeof why);
-        if (e != 0) {
-            fprintf(out, "limits ceiling %s: none: %s\n", algs[i], why);
+        if (!modelled(a))
+            continue;
+        if (silicon_ceiling(a->id, 0, &enc, why, sizeof why) != 0) {
+            fprintf(out, "limits ceiling %s: none: %s\n", a->id, why);
             continue;
         }
-        if (strstr(algs[i], "-cbc") && silicon_ceiling(algs[i], 1, &dec, why, sizeof why) == 0)
-            fprintf(out, "limits ceiling %s: encrypt %.0f MB/s, decrypt %.0f MB/s\n", algs[i],
+        if (a->mode == ALGO_MODE_CBC && silicon_ceiling(a->id, 1, &dec, why, sizeof why) == 0)
+            fprintf(out, "limits ceiling %s: encrypt %.0f MB/s, decrypt %.0f MB/s\n", a->id,
                     enc, dec);
         else
-            fprintf(out, "limits ceiling %s: %.0f MB/s\n", algs[i], enc);
+            fprintf(out, "limits ceiling %s: %.0f MB/s\n", a->id, enc);
     }
     fprintf(out, "limits measured in: %.0f ms\n", lim.measure_ms);
+}
+
+/* The figures measured by another process of this same program (the session's ceilings
+ * child, a fork: its string pointers are valid here too, the image is the same). */
+void silicon_adopt(const struct silicon *l)
+{
+    lim = *l;
+    measured = 1;
+}
+
+void silicon_adopt_failure(const char *why)
+{
+    memset(&lim, 0, sizeof lim);
+    snprintf(lim.why, sizeof lim.why, "%s", why);
+    measured = 1;
+}
+
+int silicon_has_model(const char *alg)
+{
+    return modelled(algo_find(alg));
 }

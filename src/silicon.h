@@ -59,9 +59,14 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
  * with a run made while the clock was lower (turbo, a busy host). */
 double silicon_core_mhz_now(void);
 
-/* Tests: replaces the measured figures with s (copied), as if silicon_measure() had seen
- * them, so the ceiling model can be checked against figures worked out by hand. */
-void silicon_set_for_test(const struct silicon *s);
+/* Whether alg has a ceiling model at all (decided without measuring anything). */
+int silicon_has_model(const char *alg);
+
+/* Takes the figures silicon_measure() gave in a forked child of this program (session.c),
+ * or the reason there are none, as if measured here: later calls do not measure again.
+ * Tests use it to check the ceiling model against figures worked out by hand. */
+void silicon_adopt(const struct silicon *l);
+void silicon_adopt_failure(const char *why);
 
 /* The table as "key: value" lines, for `info`. */
 void silicon_describe(FILE *out);

@@ -27,6 +27,7 @@
 #include "cycles.h"
 #include "kat.h"
 #include "registry.h"
+#include "select.h"
 
 static uint64_t now_ns(clockid_t id)
 {
@@ -106,7 +107,7 @@ static int verify_pair(const struct algo *a, const struct impl *im, const struct
 {
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
     size_t olen = algo_out_len(a, len), cap = len + ALGO_MAX_OUT_EXTRA;
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    int dec = decrypt && algo_has_direction(a);
     /* One slot each, reused by both ops: a 16 MiB job costs 3 x 16 MiB here, not 7. */
     uint8_t *pt = malloc(cap), *got = calloc(1, cap), *want = calloc(1, cap);
     uint8_t *ct = dec ? malloc(2 * cap) : NULL;
@@ -261,7 +262,9 @@ static void pin(int cpu)
     }
 }
 
-/* The ops a sample needs to last about `target` ns, from a short warm-up. */
+/* The ops one batch needs to last about a fiftieth of a sample, from a short warm-up: the
+ * timed loop reads the clock after each batch, so a sample ends within about 2% of its target
+ * even when the machine's speed changes between the warm-up and the samples. */
 static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const uint8_t *in,
                           size_t len, uint64_t target, int *failed)
 {
@@ -273,115 +276,183 @@ static uint64_t calibrate(const struct impl *im, void *ctx, uint8_t *out, const 
         }
         ops++;
         t = now_ns(CLOCK_MONOTONIC) - t0;
-    } while (t < 20000000u && t < target);
+    } while (t < 20000000u && t < target / 50);
     uint64_t per = t / ops ? t / ops : 1;
-    uint64_t want = target / per;
+    uint64_t want = target / 50 / per;
     return want ? want : 1;
+}
+
+struct job {
+    const struct algo *a;
+    const struct impl *im;
+    size_t len;
+    int decrypt, samples, cpu;
+    double seconds;
+};
+
+#define MAX_SAMPLES 256 /* what engine.c keeps per worker */
+
+/* A whole decimal integer in [lo, hi], or -1. */
+static int int_arg(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU, validated as strictly as `run`
+ * validates what it passes: the engine is not the only possible caller. 0, or -1 and why. */
+static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
+{
+    char sz[200];
+    long dec, samples, cpu;
+    cpu_set_t all;
+    if (argc != 8)
+        return snprintf(why, n, "bad arguments; accepted: __worker ALG IMPL BYTES DECRYPT "
+                        "SECONDS SAMPLES CPU"), -1;
+    if (!(j->a = algo_find(argv[1])))
+        return snprintf(why, n, "unknown algorithm '%s'", argv[1]), -1;
+    if (!(j->im = registry_find(argv[1], argv[2]))) {
+        registry_discover(); /* a kernel driver: found only by looking */
+        j->im = registry_find(argv[1], argv[2]);
+    }
+    if (!j->im)
+        return snprintf(why, n, "no implementation %s of %s", argv[2], argv[1]), -1;
+    if (select_parse_size(argv[3], &j->len, sz, sizeof sz) ||
+        algo_check_size(j->a, j->len, sz, sizeof sz))
+        return snprintf(why, n, "%s", sz), -1;
+    if (int_arg(argv[4], 0, 1, &dec))
+        return snprintf(why, n, "bad direction '%s'; accepted: 0 (encrypt), 1 (decrypt)",
+                        argv[4]), -1;
+    char *end;
+    j->seconds = strtod(argv[5], &end);
+    if (!*argv[5] || *end || !(j->seconds >= SELECT_MIN_TIME && j->seconds <= SELECT_MAX_TIME))
+        return snprintf(why, n, "bad seconds '%s'; accepted: %g to %g", argv[5],
+                        SELECT_MIN_TIME, SELECT_MAX_TIME), -1;
+    if (int_arg(argv[6], 1, MAX_SAMPLES, &samples))
+        return snprintf(why, n, "bad samples '%s'; accepted: 1 to %d", argv[6], MAX_SAMPLES), -1;
+    /* A CPU id in this process's affinity set: they need not be 0..count-1 (taskset -c 1). */
+    int known = sched_getaffinity(0, sizeof all, &all) == 0;
+    if (int_arg(argv[7], -1, CPU_SETSIZE - 1, &cpu) ||
+        (cpu >= 0 && known && !CPU_ISSET((int)cpu, &all)))
+        return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or a CPU this process may "
+                        "use", argv[7]), -1;
+    j->decrypt = (int)dec;
+    j->samples = (int)samples;
+    j->cpu = (int)cpu;
+    return 0;
+}
+
+/* The timed buffers: seeded input; for decryption, real ciphertext so AEAD tags verify.
+ * Sets up *t for the timed ops. 0, or -1 after saying why. */
+static int prepare(const struct job *j, uint8_t **in, uint8_t **out, struct live *t)
+{
+    char why[200];
+    size_t cap = (j->len + ALGO_MAX_OUT_EXTRA + 63) / 64 * 64;
+    uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
+    *in = aligned_alloc(64, cap);
+    *out = aligned_alloc(64, cap);
+    if (!*in || !*out)
+        abort();
+    fill(key, sizeof key, 11);
+    fill(iv, sizeof iv, 12);
+    fill(*in, cap, 13);
+    int dec = j->decrypt && algo_has_direction(j->a);
+    if (dec) {
+        const struct impl *r = registry_reference(j->im);
+        r = r ? r : j->im;
+        struct live e = { 0 };
+        if (live_init(&e, r, key, iv, 0, why, sizeof why)) {
+            say("error preparing ciphertext: %s", why);
+            return -1;
+        }
+        int bad = r->op(e.ctx, *out, *in, j->len);
+        live_free(&e);
+        if (bad) {
+            say("error preparing ciphertext: %s failed to encrypt", r->name);
+            return -1;
+        }
+        memcpy(*in, *out, algo_out_len(j->a, j->len));
+    }
+    if (live_init(t, j->im, key, iv, dec, why, sizeof why)) {
+        say("error %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+/* The samples: each runs batches of ops until its share of the time has passed, so the
+ * timed seconds come out as asked (a fixed op count from the warm-up overshot under load).
+ * Encryption and digests run in place, as `openssl speed` does (it matters: some libcrypto
+ * paths differ in speed between in-place and separate buffers). Decryption keeps the
+ * ciphertext intact so every AEAD op opens a message whose tag verifies. */
+static int time_samples(const struct job *j, struct live *t, uint8_t *in, uint8_t *out)
+{
+    struct cycles cyc;
+    cycles_open(&cyc);
+    say("clock %s", cyc.name);
+    int failed = 0, dec = j->decrypt && algo_has_direction(j->a);
+    uint64_t target = (uint64_t)(j->seconds / j->samples * 1e9);
+    uint8_t *dst = dec ? out : in;
+    uint64_t batch = calibrate(j->im, t->ctx, dst, in, j->len, target, &failed);
+    for (int s = 0; s < j->samples && !failed; s++) {
+        uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        uint64_t y0 = cycles_read(&cyc), w1;
+        do {
+            for (uint64_t i = 0; i < batch && !failed; i++)
+                failed = j->im->op(t->ctx, dst, in, j->len) != 0;
+            ops += batch;
+            w1 = now_ns(CLOCK_MONOTONIC);
+        } while (!failed && w1 - w0 < target);
+        uint64_t y1 = cycles_read(&cyc);
+        uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        if (!failed)
+            say("sample %llu %llu %llu %llu %llu", (unsigned long long)ops,
+                (unsigned long long)(ops * j->len), (unsigned long long)(w1 - w0),
+                (unsigned long long)(c1 - c0), (unsigned long long)(y1 - y0));
+    }
+    cycles_close(&cyc);
+    return failed ? -1 : 0;
 }
 
 int worker_main(int argc, char **argv)
 {
-    /* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU */
-    if (argc != 8) {
-        say("error worker: bad arguments");
+    char why[300], ref[64];
+    struct job j;
+    if (parse_args(argc, argv, &j, why, sizeof why)) {
+        say("error worker: %s", why);
         return 2;
     }
-    const char *alg = argv[1], *name = argv[2];
-    size_t len = strtoull(argv[3], NULL, 10);
-    int decrypt = atoi(argv[4]);
-    double seconds = atof(argv[5]);
-    int samples = atoi(argv[6]);
-    char why[200], ref[64];
-
     /* A worker must not outlive the program that reads it (killed TUI, SIGKILL'd run). */
     pid_t parent = getppid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         return 1;
-    pin(atoi(argv[7]));
+    pin(j.cpu);
     say("hello %d %s", (int)getpid(), OpenSSL_version(OPENSSL_CPU_INFO));
-    const struct algo *a = algo_find(alg);
-    const struct impl *im = registry_find(alg, name);
-    if (!a || !im) {
-        say("error no implementation %s of %s", name, alg);
-        return 1;
-    }
-    if (!im->available(im, why, sizeof why)) {
+    if (j.im->check(j.im, why, sizeof why) != 0) {
         say("unavailable %s", why);
         return 0;
     }
-    int v = verify(a, im, len, decrypt, ref, sizeof ref, why, sizeof why);
+    int v = verify(j.a, j.im, j.len, j.decrypt, ref, sizeof ref, why, sizeof why);
     if (v) {
         say("%s %s", v == -1 ? "wrong" : "error", why);
         return 0;
     }
     say("verified %s", ref);
-
-    /* The timed buffers: seeded input; for decryption, real ciphertext so AEAD tags verify. */
-    size_t cap = len + ALGO_MAX_OUT_EXTRA;
-    uint8_t *in = aligned_alloc(64, (cap + 63) / 64 * 64), *out = aligned_alloc(64, (cap + 63) / 64 * 64);
-    uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
-    if (!in || !out)
-        abort();
-    fill(key, sizeof key, 11);
-    fill(iv, sizeof iv, 12);
-    fill(in, cap, 13);
-    int dec = decrypt && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    uint8_t *in = NULL, *out = NULL;
     struct live t = { 0 };
-    if (dec) {
-        const struct impl *r = registry_reference(im);
-        r = r ? r : im;
-        struct live e = { 0 };
-        if (live_init(&e, r, key, iv, 0, why, sizeof why)) {
-            say("error preparing ciphertext: %s", why);
-            return 0;
-        }
-        if (r->op(e.ctx, out, in, len)) {
-            live_free(&e);
-            say("error preparing ciphertext: %s failed to encrypt", r->name);
-            return 0;
-        }
-        live_free(&e);
-        memcpy(in, out, algo_out_len(a, len));
-    }
-    if (live_init(&t, im, key, iv, dec, why, sizeof why)) {
-        say("error %s", why);
-        return 0;
-    }
-
-    struct cycles cyc;
-    cycles_open(&cyc);
-    say("clock %s", cyc.name);
-    int failed = 0;
-    uint64_t target = (uint64_t)(seconds / samples * 1e9);
-    /* Encryption and digests run in place, as `openssl speed` does (it matters: some
-     * libcrypto paths differ in speed between in-place and separate buffers). Decryption
-     * keeps the ciphertext intact so every AEAD op opens a message whose tag verifies. */
-    uint8_t *dst = dec ? out : in;
-    uint64_t ops = calibrate(im, t.ctx, dst, in, len, target, &failed);
-    for (int s = 0; s < samples && !failed; s++) {
-        uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
-        uint64_t y0 = cycles_read(&cyc);
-        for (uint64_t i = 0; i < ops; i++)
-            if (im->op(t.ctx, dst, in, len)) {
-                failed = 1;
-                break;
-            }
-        uint64_t y1 = cycles_read(&cyc);
-        uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), w1 = now_ns(CLOCK_MONOTONIC);
-        if (!failed)
-            say("sample %llu %llu %llu %llu %llu", (unsigned long long)ops,
-                (unsigned long long)(ops * len), (unsigned long long)(w1 - w0),
-                (unsigned long long)(c1 - c0), (unsigned long long)(y1 - y0));
-    }
-    cycles_close(&cyc);
+    int rc = prepare(&j, &in, &out, &t) ? -2 : time_samples(&j, &t, in, out);
     live_free(&t);
     free(in);
     free(out);
-    if (failed) {
+    if (rc == -1)
         say("error operation failed while timing");
-        return 0;
-    }
-    say("done");
+    else if (!rc)
+        say("done");
     return 0;
 }

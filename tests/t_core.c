@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include "algo.h"
+#include "all.h"
 #include "check.h"
 #include "clock.h"
 #include "cpu.h"
 #include "csv.h"
 #include "csvread.h"
 #include "feature.h"
+#include "kat.h"
 #include "osslcap.h"
 #include "registry.h"
 #include "select.h"
@@ -45,6 +47,48 @@ static void test_deny(void)
     unsetenv("ACCELSCOPE_DENY");
 }
 
+/* Lookups never discover: AF_ALG drivers appear only after registry_discover(), which adds
+ * them once and moves nothing already listed (getrandom is on the kernel path, compiled in). */
+static void test_discover(void)
+{
+    size_t n0 = registry_count(), kernel = 0;
+    const struct impl *first = registry_get(0);
+    for (size_t i = 0; i < n0; i++)
+        kernel += strcmp(registry_get(i)->backend, "afalg") == 0;
+    CHECK(kernel == 0 && registry_find("sha256", "kernel") == NULL,
+          "no AF_ALG implementation before registry_discover() (%zu)", kernel);
+    registry_discover();
+    size_t n1 = registry_count();
+    CHECK(n1 > n0 && registry_find("sha256", "kernel") != NULL,
+          "registry_discover() adds the kernel path (%zu -> %zu)", n0, n1);
+    CHECK(registry_get(0) == first, "discovery keeps what was listed in place");
+    registry_discover();
+    CHECK(registry_count() == n1, "registry_discover() twice lists the same (%zu)",
+          registry_count());
+}
+
+/* kat_check follows impl.h's status rule: 0 = the known answer reproduced, KAT_NONE (not a
+ * failure) = none on file, negative = mismatch or failure, each with a reason. */
+static void test_kat(void)
+{
+    char why[256] = "";
+    const struct impl *p = registry_find("sha256", "portable");
+    CHECK(p && kat_check(p, why, sizeof why) == 0, "portable sha256 reproduces FIPS 180-4");
+    p = registry_find("chacha20-poly1305", "portable");
+    CHECK(p && kat_check(p, why, sizeof why) == KAT_NONE && why[0],
+          "no known answer on file for chacha20-poly1305, and why says so: %s", why);
+    setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
+    size_t n = 0;
+    const struct impl *v = backend_fault.impls(&n), *wrong = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].name, "fault-wrong") == 0)
+            wrong = &v[i];
+    why[0] = 0;
+    CHECK(wrong && kat_check(wrong, why, sizeof why) == -1 && why[0],
+          "a wrong sha256 fails its known answer: %s", why);
+    unsetenv("ACCELSCOPE_TEST_FAULTS");
+}
+
 static void test_registry(void)
 {
     size_t n = registry_count();
@@ -54,10 +98,10 @@ static void test_registry(void)
         const struct impl *im = registry_get(i);
         CHECK(algo_find(im->alg) != NULL, "%s/%s: algorithm known", im->alg, im->name);
         CHECK(im->path < PATH_COUNT, "%s/%s: path valid", im->alg, im->name);
-        CHECK(im->available && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
+        CHECK(im->check && im->init && im->op, "%s/%s: entry points", im->alg, im->name);
         CHECK(registry_find(im->alg, im->name) == im, "%s/%s: name unique", im->alg, im->name);
         char why[256] = "";
-        if (!im->available(im, why, sizeof why))
+        if (im->check(im, why, sizeof why))
             CHECK(why[0] != 0, "%s/%s: unavailable has a reason", im->alg, im->name);
         per_path[im->path]++;
         if (i)
@@ -76,7 +120,7 @@ static void test_registry(void)
 #endif
     const struct impl *idea = registry_find("idea-cbc", "openssl");
     char why[256] = "";
-    if (idea && !idea->available(idea, why, sizeof why))
+    if (idea && idea->check(idea, why, sizeof why))
         CHECK(strstr(why, "IDEA") != NULL, "missing IDEA names it: %s", why);
     CHECK(registry_find("sha256", "fault-crash") == NULL, "fault injection off by default");
 }
@@ -292,7 +336,7 @@ static void test_only_here(void)
         padlock_rows += !strcmp(im->name, "padlock-engine");
         CHECK(x86 || !x86_only, "%s/%s is x86-only, yet a row here", im->alg, im->name);
         char why[256] = "";
-        if (!im->available(im, why, sizeof why))
+        if (im->check(im, why, sizeof why) != 0)
             CHECK(x86 || !strstr(why, "CPUID"), "%s/%s: x86 words off x86: %s", im->alg,
                   im->name, why);
     }
@@ -318,7 +362,9 @@ int main(void)
     test_features();
     test_codename();
     test_deny();
+    test_discover();
     test_registry();
+    test_kat();
     test_select();
     test_osslcap();
     test_csv_quote();

@@ -21,6 +21,7 @@
 #include "algo.h"
 #include "check.h"
 #include "cpu.h"
+#include "all.h"
 #include "registry.h"
 #include "vectors.h"
 
@@ -189,7 +190,7 @@ static const struct impl *direct_find(const char *alg, const char *name)
 static int usable(const struct impl *im)
 {
     char why[256];
-    return im && im->available(im, why, sizeof why);
+    return im && im->check(im, why, sizeof why) == 0;
 }
 
 static void kat_ciphers(void)
@@ -427,7 +428,7 @@ static void check_available(const struct impl *im)
         denied |= cpu_denied((enum feature)s->need[i]);
         present &= cpu_get()->present[s->need[i]] && cpu_get()->enabled[s->need[i]];
     }
-    int got = im->available(im, why, sizeof why);
+    int got = im->check(im, why, sizeof why) == 0;
     CHECK(got == want, "%s/%s available=%d, CPU features say %d", im->alg, im->name, got, want);
     if (!got) {
         UNAVAILABLE(im->name, why);
@@ -449,7 +450,7 @@ static void check_fallback(const struct algo *a)
         const struct impl *im = registry_get(i);
         char why[256];
         if (strcmp(im->alg, a->id) != 0 || strcmp(im->backend, "direct") == 0 ||
-            im->path == PATH_KERNEL || !im->available(im, why, sizeof why))
+            im->path == PATH_KERNEL || im->check(im, why, sizeof why))
             continue;
         for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
             uint8_t key[32], iv[16];
@@ -496,7 +497,7 @@ int main(void)
             continue;
         check_available(im);
         char why[256];
-        if (!im->available(im, why, sizeof why)) {
+        if (im->check(im, why, sizeof why)) {
             check_fallback(a);
             continue;
         }

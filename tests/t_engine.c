@@ -40,7 +40,7 @@ static void test_openssl_paths(void)
             continue;
         const struct algo *a = algo_find(im->alg);
         char why[256];
-        if (!im->available(im, why, sizeof why)) {
+        if (im->check(im, why, sizeof why)) {
             UNAVAILABLE(im->name, why);
             continue;
         }

@@ -8,6 +8,7 @@
 #include "algo.h"
 #include "check.h"
 #include "cpu.h"
+#include "all.h"
 #include "registry.h"
 
 #define BIG (1u << 20)
@@ -61,7 +62,7 @@ int main(void)
         seen++;
         int feat = strcmp(im->alg, "rdrand") == 0   ? FEAT_RDRAND
                    : strcmp(im->alg, "rdseed") == 0 ? FEAT_RDSEED : -1;
-        if (!im->available(im, why, sizeof why)) {
+        if (im->check(im, why, sizeof why)) {
             UNAVAILABLE(im->alg, why);
             if (feat >= 0 && cpu_denied((enum feature)feat) && cpu_get()->present[feat])
                 CHECK(strstr(why, "ACCELSCOPE_DENY") != NULL, "%s denied, but why = '%s'",

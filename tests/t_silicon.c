@@ -14,6 +14,7 @@
 #include "cpu.h"
 #include "cycles.h"
 #include "silicon.h"
+#include "all.h"
 #include "registry.h"
 
 static double now_ms(void)
@@ -94,7 +95,7 @@ static void check_reality(const struct silicon *l)
             im = &v[i];
     char why[300];
     double ceil;
-    if (!im || !im->available(im, why, sizeof why) ||
+    if (!im || im->check(im, why, sizeof why) ||
         silicon_ceiling("aes-128-cbc", 0, &ceil, why, sizeof why) != 0) {
         UNAVAILABLE("direct aes-128-cbc against its ceiling", im ? why : "no direct impl");
         return;
@@ -152,7 +153,7 @@ static void check_injected(void)
         s.insn[i].lat_core = s.insn[i].lat_tsc = lat_tp[i][0];
         s.insn[i].tp_core = s.insn[i].tp_tsc = lat_tp[i][1];
     }
-    silicon_set_for_test(&s);
+    silicon_adopt(&s);
     char why[400];
     /* 16 B per 10 x 4 cycles at 3 GHz = 1200 MB/s; 14 rounds: 857.143; decryption 10 x 1 */
     near(ceiling("aes-128-cbc", 0, why, sizeof why), 1200, "aes-128-cbc encrypt", why);
@@ -168,13 +169,13 @@ static void check_injected(void)
     near(ceiling("sha1", 0, why, sizeof why), 3200, "sha1", why);
     /* Without the wide units: CTR 4800 on AES-NI, GHASH 16 B per 3 x 4 = 4000 binds GCM. */
     s.insn[SIL_VAESENC].ok = s.insn[SIL_VPCLMULQDQ].ok = 0;
-    silicon_set_for_test(&s);
+    silicon_adopt(&s);
     near(ceiling("aes-128-ctr", 0, why, sizeof why), 4800, "aes-128-ctr (AES-NI)", why);
     near(ceiling("aes-128-gcm", 0, why, sizeof why), 4000, "aes-128-gcm (PCLMULQDQ bound)", why);
     /* An instruction not measured: no ceiling, and the reason names it. */
     s.insn[SIL_SHA256RNDS2].ok = 0;
     snprintf(s.insn[SIL_SHA256RNDS2].why, sizeof s.insn[0].why, "CPU lacks SHA");
-    silicon_set_for_test(&s);
+    silicon_adopt(&s);
     CHECK(ceiling("sha256", 0, why, sizeof why) < 0 && strstr(why, "CPU lacks SHA"),
           "sha256 without SHA256RNDS2: no ceiling, why = '%s'", why);
     CHECK(ceiling("md5", 0, why, sizeof why) < 0, "md5: no model");

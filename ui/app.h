@@ -1,5 +1,5 @@
 /* The TUI's shared state and the small interface every screen and widget follows.
- * Only ui/ includes curses; the core (src/) is driven through engine.h, plan.h, select.h. */
+ * Only ui/ includes curses; the core (src/) is driven through session.h. */
 #ifndef ACCELSCOPE_UI_APP_H
 #define ACCELSCOPE_UI_APP_H
 
@@ -7,9 +7,8 @@
 #include <stddef.h>
 
 #include "impl.h"
-#include "plan.h"
 #include "result.h"
-#include "select.h"
+#include "session.h"
 
 #define UI_MIN_COLS 80
 #define UI_MIN_LINES 24
@@ -31,51 +30,28 @@ enum ui_view { V_PATHS, V_SIZES, V_MATRIX, V_MACHINE, V_SETUP, V_COUNT };
 
 struct rect { int y, x, h, w; };
 
-/* A sequential measurement of a list of cells, one engine at a time (measure.c). */
-struct runner {
-    struct cell *cells; /* not owned */
-    size_t n, i;           /* cell count; the one running */
-    struct engine *e;      /* NULL when idle */
-    int threads, decrypt;
-    double seconds;
-    double t0, cell_t0;    /* monotonic start of the run and of the cell */
-    double busy;           /* seconds spent on cells that really ran */
-    size_t ran;            /* how many of those */
-    int active, cancelled;
-};
-
 struct app {
-    /* What the user picked. */
-    struct selection sel;
-    char off[SELECT_MAX][64]; /* implementations switched off, as "path/name" */
-    int noff;
-    int decrypt, threads;
-    double seconds;
-
-    /* Cells of the current selection, with whatever was measured for them. */
-    struct plan plan;
-    struct runner run;
+    /* What is measured: the selection, its cells and their figures (src/session.h). The
+     * stage demo holds a session of its own (demo.c). */
+    struct session *s;
 
     /* What the user sees. */
     int view;
     int size_idx, alg_idx;   /* the size of the paths/matrix views; the algorithm of sizes */
     int log_scale;
+    int show_unavail;        /* u: rows folded into their path's one reason, shown again */
     int cursor[V_COUNT], top[V_COUNT], left[V_COUNT];
     int help, demo, standalone_demo;
     char status[512];
     int status_err;
+    int dirty;               /* something changed outside a key: draw again */
 
     /* The terminal. */
     int utf8, color;
     int quit;
     int rows, cols;
 
-    /* Availability of every registry entry, probed once after the first frame. */
-    int probed;
-    unsigned char *avail;    /* registry index -> 1/0 */
-    char (*why)[200];        /* registry index -> reason */
-
-    /* `accelscope info` output, read from a child in the background (machine.c). */
+    /* `accelscope info --clock` output, read from a child in the background (view_machine.c). */
     char *info;
     size_t info_len;
     int info_fd, info_pid, info_done;
@@ -84,7 +60,7 @@ struct app {
 extern struct app ui;
 
 /* term.c: the terminal, signals, colours and glyphs. */
-int term_open(void);
+int term_open(void); /* 0, or the exit status: 2 refused (message said), 1 failed */
 void term_close(void);
 int term_signal_pending(void); /* returns the signal number to exit with, or 0 */
 int term_sigfd(void);          /* readable when a signal arrived */
@@ -113,27 +89,22 @@ void hit_clear(void);
 void hit_add(int y, int x, int w, ui_hit_fn fn, int arg);
 int hit_click(int y, int x); /* 1 when a region took it */
 
-/* model.c: the selection, its plan, and availability. */
-void model_init(void);
-void model_probe(void);
-void model_rebuild(void);               /* plan from selection, keeping matching results */
-int model_impl_on(const struct impl *im);
-void model_toggle_impl(enum path p, const char *name);
-int model_avail(const struct impl *im, char *why, size_t n);
-size_t model_cur_size(void);
-const struct algo *model_cur_alg(void);
-int model_locked(void);                 /* a run is going: the selection cannot change */
+/* app.c: the TUI's hold on its session. */
+void app_init(void);
+const struct selection *app_sel(void);
+/* The selection to edit, or NULL (and the status line says why) while a run is going. */
+struct selection *app_sel_edit(void);
+void app_rebuild(void);                 /* after an edit: the plan follows, cursors stay valid */
+size_t app_cur_size(void);
+const struct algo *app_cur_alg(void);
+int app_avail(const struct impl *im, char *why, size_t n);
+void app_show_cmdline(void);            /* the `c` key */
 
-/* measure.c */
-void runner_start(struct runner *r, struct cell *cells, size_t n, int threads,
-                  double seconds, int decrypt);
-int runner_pollfds(const struct runner *r, struct pollfd *fds, int max);
-int runner_timeout_ms(const struct runner *r);
-int runner_step(struct runner *r); /* 1 when a cell changed */
-void runner_cancel(struct runner *r);
-double runner_eta(const struct runner *r);
-void measure_toggle(void);         /* the `r` key */
-void measure_progress(int y, int w);
+/* run.c: measuring from the TUI. */
+void run_key(void);                     /* r: start or cancel */
+int run_cancel_key(void);               /* Esc: 1 when it cancelled something */
+void run_progress_draw(int y, int w);
+void run_event(enum session_event ev);  /* from the session's listener */
 
 /* Screens and widgets: each has draw and key (1 = the key was used). */
 void header_draw(struct rect r);      /* features.c: header + features strip */
@@ -148,13 +119,15 @@ void machine_view_init(void);
 void machine_view_draw(struct rect r); int machine_view_key(int ch);
 int machine_view_pollfd(struct pollfd *fd);
 void machine_view_input(void);
-void setup_draw(struct rect r);        int setup_key(int ch);   /* pickers.c */
-int setup_editing(void);
-int pathspanel_items(void);            /* paths.c */
-void pathspanel_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase);
-void pathspanel_activate(int k);
-void pathspanel_all(int on);
-void pathspanel_detail(int k, char *buf, size_t n);
+void machine_view_end(void);
+int machine_view_wait(void);          /* blocks until the info child is done; for bench.c */
+void setup_view_draw(struct rect r);   int setup_view_key(int ch);   /* view_setup.c */
+int setup_view_editing(void);
+int panel_impls_init(void);            /* panel_impls.c: builds the items, returns how many */
+void panel_impls_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase);
+void panel_impls_toggle(struct selection *sel, int k); /* space, Enter or a click on item k */
+void panel_impls_all(struct selection *sel, int on);
+void panel_impls_detail(int k, char *buf, size_t n);
 void help_draw(void);                  int help_key(int ch);
 int export_active(void);
 void export_begin(void);
@@ -177,11 +150,10 @@ void lineedit_draw(const struct lineedit *l, int y, int x, int w, int attr);
 
 /* Chart helpers shared by the three chart views (chart.c). */
 struct chart_row {
-    const struct cell *cell; /* NULL for a heading */
-    const char *heading;
-    char hbuf[96];
+    const struct cell *cell; /* NULL for a line of text */
+    char text[256];          /* the line, when cell is NULL */
+    int attr;                /* its attribute; 0 = a heading's (bold, underlined) */
     double lo, hi;              /* the scale of its group */
-    double slowest;             /* slowest verified figure in its group, for "xN" */
 };
 void chart_cell_row(int y, int x, int w, const struct chart_row *row, int selected);
 void chart_legend(int y, int x, int w);
@@ -189,10 +161,12 @@ void chart_details(int y, int w, const struct cell *c);
 void chart_group_scale(struct chart_row *rows, size_t from, size_t to);
 const char *chart_direction(const struct algo *a);
 const char *chart_status_short(const struct result *r);
-double chart_ceiling(const struct cell *c); /* ceiling.c: the silicon's, 0 = unknown */
-void ceiling_load(const char *info);
-int ceiling_ready_for_run(void);
-int ceiling_cancel_wait(void);
+/* A reason shared by every cell of a path (say AF_ALG missing: every kernel cell) is said
+ * once: chart_folded() gives it (0 when the path is not folded, or u shows every row), and
+ * chart_fold() drops the path's rows from rows[0..*n) and puts one line per folded path
+ * first (rows must have room for PATH_COUNT more). */
+int chart_folded(enum path p, char *why, size_t n);
+void chart_fold(struct chart_row *rows, size_t *n);
 int chart_key_nav(int ch, int view, int nrows);
 void chart_select_hit(int arg, int y, int x);
 void chart_list_draw(struct rect r, struct chart_row *rows, size_t nrows, int view);

@@ -1,5 +1,6 @@
-/* What the chart views share: one bar row per cell, the legend, the details of the selected
- * cell, navigation, and the hook for the silicon's ceiling. */
+/* What the chart views share: one bar row per cell (its figures and derived figures come from
+ * the session: cell->d), the legend, the details of the selected cell, navigation, the
+ * silicon's ceiling marker, and the folding of a reason shared by a whole path. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ const char *chart_direction(const struct algo *a)
 {
     if (a->kind != ALGO_CIPHER && a->kind != ALGO_AEAD)
         return "";
-    return ui.decrypt ? " decrypt" : " encrypt";
+    return app_sel()->decrypt ? " decrypt" : " encrypt";
 }
 
 /* The core's short status, with the UI's glyphs for cells still to come. */
@@ -34,7 +35,7 @@ static int has_figure(const struct result *r)
 
 void chart_group_scale(struct chart_row *rows, size_t from, size_t to)
 {
-    double lo = 0, hi = 0, slow = 0;
+    double lo = 0, hi = 0;
     for (size_t i = from; i < to; i++) {
         const struct cell *c = rows[i].cell;
         if (!c || !has_figure(&c->r))
@@ -44,8 +45,6 @@ void chart_group_scale(struct chart_row *rows, size_t from, size_t to)
             hi = v;
         if (lo == 0 || v < lo)
             lo = v;
-        if (c->r.status == RES_OK && (slow == 0 || v < slow))
-            slow = v;
     }
     /* The silicon's ceiling joins the scale when the bars stay readable beside it. */
     double ceil = 0;
@@ -57,7 +56,6 @@ void chart_group_scale(struct chart_row *rows, size_t from, size_t to)
     for (size_t i = from; i < to; i++) {
         rows[i].lo = lo;
         rows[i].hi = hi;
-        rows[i].slowest = slow;
     }
 }
 
@@ -74,7 +72,7 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
 {
     const struct cell *c = row->cell;
     if (!c) {
-        ui_text(y, x, w, A_BOLD | A_UNDERLINE, row->heading);
+        ui_text(y, x, w, row->attr ? row->attr : (int)(A_BOLD | A_UNDERLINE), row->text);
         return;
     }
     const struct result *r = &c->r;
@@ -115,9 +113,9 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
                  r->samples, r->samples_wanted * (r->threads ? r->threads : 1));
         return;
     }
-    if (row->slowest > 0)
-        ui_textf(y, vx + 10, 7, ui_attr(ROLE_KEY), "%s%.1f", ui_glyph(G_TIMES),
-                 r->mb_per_s / row->slowest);
+    if (c->d.speedup > 0) /* over the slowest of the same algorithm, size and direction */
+        ui_textf(y, vx + 10, 7, ui_attr(ROLE_KEY), "%s%.1f%s", ui_glyph(G_TIMES), c->d.speedup,
+                 c->d.tie ? "=" : "");
     if (r->spread_pct > 5)
         ui_textf(y, vx + 17, 5, ui_attr(ROLE_WARN), "%s%.0f%%", ui_glyph(G_PM), r->spread_pct);
 }
@@ -130,9 +128,9 @@ void chart_legend(int y, int x, int w)
         ui_text(y, cx + 2, w - (cx + 2 - x), A_NORMAL, path_label[p]);
         cx += 3 + (int)strlen(path_label[p]);
     }
-    if (w - (cx - x) >= 64)
+    if (w - (cx - x) >= 72)
         ui_textf(y, cx, w - (cx - x), ui_attr(ROLE_DIM),
-                 " %s scale %s (l) %s %sN vs slowest %s %s spread >5%% %s %s ceiling",
+                 " %s scale %s (l) %s %sN vs slowest (= tie) %s %s spread >5%% %s %s ceiling",
                  ui_glyph(G_DOT), ui.log_scale ? "log" : "linear", ui_glyph(G_DOT),
                  ui_glyph(G_TIMES), ui_glyph(G_DOT), ui_glyph(G_PM), ui_glyph(G_DOT), ui_glyph(G_MARK));
     else /* 80 columns: the short form; ? explains it */
@@ -158,18 +156,89 @@ void chart_details(int y, int w, const struct cell *c)
         if (r->cycles_per_byte > 0)
             snprintf(cyc, sizeof cyc, " %s %.2f cycles/B (%s)", ui_glyph(G_DOT),
                      r->cycles_per_byte, r->cycle_clock);
+        /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
+        const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best" : "";
         ui_textf(y, 1, w - 2, A_NORMAL,
-                 "%s: %s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
-                 head, ui_rate(r->mb_per_s, a, sizeof a), ui_rate(r->mb_min, lo, sizeof lo),
+                 "%s: %s%s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
+                 head, ui_rate(r->mb_per_s, a, sizeof a), rank, ui_rate(r->mb_min, lo, sizeof lo),
                  ui_rate(r->mb_max, hi, sizeof hi), ui_glyph(G_PM), r->spread_pct,
                  ui_glyph(G_DOT), r->samples, cyc, ui_glyph(G_DOT), r->cpu_util,
                  ui_glyph(G_DOT), r->reference[0] ? r->reference : "?",
                  c->impl->note ? (ui.utf8 ? " \u2014 " : " - ") : "",
                  c->impl->note ? c->impl->note : "");
     } else {
-        ui_textf(y, 1, w - 2, ui_attr(status_role(r->status)), "%s: %s%s%s", head,
-                 result_status_text(r, st, sizeof st), r->reason[0] ? ": " : "", r->reason);
+        const char *text = result_status_text(r, st, sizeof st); /* no "cancelled: cancelled" */
+        const char *why = strcmp(r->reason, text) ? r->reason : "";
+        ui_textf(y, 1, w - 2, ui_attr(status_role(r->status)), "%s: %s%s%s", head, text,
+                 why[0] ? ": " : "", why);
     }
+}
+
+/* Computed here from session_cell() data, as session.h has no such figure yet; `run` could
+ * use it too, and then it belongs in the session.
+ * What the reasons of a path's cells share: all of it, or its leading "what: " parts up to
+ * where they differ ("AF_ALG not in this kernel (EAFNOSUPPORT): needs CONFIG_..._HASH" and
+ * "..._AEAD" share "AF_ALG not in this kernel (EAFNOSUPPORT)"). 0 when nothing is shared. */
+static size_t shared_reason(char *common, size_t len, const char *reason)
+{
+    size_t i = 0;
+    while (i < len && common[i] == reason[i])
+        i++;
+    if (i == len && (!reason[i] || !strncmp(reason + i, ": ", 2)))
+        return len;
+    while (i >= 2 && strncmp(common + i - 2, ": ", 2))
+        i--;
+    return i >= 2 ? i - 2 : 0;
+}
+
+int chart_folded(enum path p, char *why, size_t n)
+{
+    if (ui.show_unavail)
+        return 0;
+    char common[sizeof ((struct result *)0)->reason];
+    size_t count = 0, len = 0;
+    for (size_t i = 0; i < session_ncells(ui.s); i++) {
+        const struct cell *c = session_cell(ui.s, i);
+        if (c->impl->path != p)
+            continue;
+        if (c->r.status != RES_UNAVAILABLE)
+            return 0;
+        if (!count++) {
+            snprintf(common, sizeof common, "%s", c->r.reason);
+            len = strlen(common);
+        } else if (!(len = shared_reason(common, len, c->r.reason))) {
+            return 0;
+        }
+    }
+    if (count < 2) /* one row says it as briefly as one line */
+        return 0;
+    snprintf(why, n, "%.*s", (int)len, common);
+    return 1;
+}
+
+void chart_fold(struct chart_row *rows, size_t *n)
+{
+    char why[200];
+    int fold[PATH_COUNT], lines = 0;
+    for (int p = 0; p < PATH_COUNT; p++)
+        lines += fold[p] = chart_folded((enum path)p, why, sizeof why);
+    if (!lines)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!rows[i].cell || !fold[rows[i].cell->impl->path])
+            rows[k++] = rows[i];
+    memmove(rows + lines, rows, k * sizeof *rows);
+    for (int p = 0, j = 0; p < PATH_COUNT; p++) {
+        if (!fold[p])
+            continue;
+        struct chart_row *r = &rows[j++];
+        *r = (struct chart_row){ .attr = ui_attr(ROLE_ABSENT) };
+        chart_folded((enum path)p, why, sizeof why);
+        snprintf(r->text, sizeof r->text, "%s: every row unavailable (u shows them): %s",
+                 path_label[p], why);
+    }
+    *n = k + (size_t)lines;
 }
 
 /* Moves the cursor over rows that hold a cell; headings are skipped by the callers' rows. */

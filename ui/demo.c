@@ -1,6 +1,7 @@
 /* Stage demo: full screen, high contrast, one algorithm at a time measured live on each path,
  * big bars and a big "xN faster" read from the back of a room; cycles by itself. Any key
- * pauses (and resumes), q leaves. */
+ * pauses (and resumes), q leaves. It is a session of its own (src/session.h): one algorithm,
+ * one size, one implementation per path. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,46 +25,68 @@ static const char *const pick[PATH_COUNT][3] = {
     [PATH_KERNEL] = { "kernel" },
 };
 
-static struct cell cells[PATH_COUNT];
-static size_t ncells;
-static struct runner dr;
+static struct session *ds; /* the demo's own session, beside the TUI's */
 static size_t alg;
-static int paused, holding;
+static int paused, holding, loaded;
 static double hold_until;
 
-static void load(void)
+/* The selection of one stage: the algorithm, 16 KiB, and on each path the implementation
+ * that stands for it (an include list, as `run -i` would say it). */
+static void stage_selection(struct selection *sel, const char *id)
 {
-    ncells = 0;
+    select_defaults(sel);
+    sel->algs[0] = algo_find(id);
+    sel->nalgs = 1;
+    sel->sizes[0] = DEMO_BYTES;
+    sel->nsizes = 1;
+    sel->seconds = DEMO_SECONDS;
+    sel->nimpls = 0;
     for (int p = 0; p < PATH_COUNT; p++)
         for (int k = 0; k < 3 && pick[p][k]; k++) {
-            const struct impl *im = registry_find(cycle[alg], pick[p][k]);
+            const struct impl *im = registry_find(id, pick[p][k]);
             if (im && im->path == (enum path)p) {
-                cells[ncells++] = (struct cell){ .impl = im, .bytes = DEMO_BYTES };
+                snprintf(sel->impls[sel->nimpls++], SELECT_NAME, "%s", im->name);
                 break;
             }
         }
+}
+
+static void load(void)
+{
+    char why[256];
+    struct selection *sel = session_sel_edit(ds, why, sizeof why);
+    if (!sel)
+        return; /* cannot happen: the demo cancels its run before it moves on */
+    stage_selection(sel, cycle[alg]);
+    session_rebuild(ds);
     holding = 0;
-    runner_start(&dr, cells, ncells, 1, DEMO_SECONDS, 0);
+    if (session_start(ds, why, sizeof why) < 0)
+        ui_set_status(1, "demo: %s", why);
 }
 
 void demo_begin(int standalone)
 {
-    if (ui.run.active) {
+    if (session_running(ui.s)) {
         ui_set_status(1, "a measurement is running: cancel it (r) before the demo");
         return;
+    }
+    if (!ds) {
+        ds = session_new();
+        session_probe(ds);
     }
     ui.demo = 1;
     ui.standalone_demo = standalone;
     paused = 0;
+    loaded = 0;
     alg = 0;
     while (alg < NCYCLE && !algo_find(cycle[alg]))
         alg++;
-    load();
+    demo_step();
 }
 
 void demo_end(void)
 {
-    runner_cancel(&dr);
+    session_cancel(ds);
     ui.demo = 0;
     if (ui.standalone_demo)
         ui.quit = 1;
@@ -71,26 +94,33 @@ void demo_end(void)
 
 int demo_pollfds(struct pollfd *fds, int max)
 {
-    return runner_pollfds(&dr, fds, max);
+    return session_pollfds(ds, fds, max);
 }
 
 int demo_timeout_ms(void)
 {
     if (paused)
-        return -1;
+        return session_timeout_ms(ds); /* only a child still to reap */
     if (holding) {
         double left = hold_until - ui_now();
         return left > 0 ? (int)(left * 1000) + 1 : 0;
     }
-    return runner_timeout_ms(&dr);
+    return session_timeout_ms(ds);
 }
 
 void demo_step(void)
 {
+    session_step(ds);
     if (paused)
         return;
-    runner_step(&dr);
-    if (!dr.active && !holding) {
+    /* Its session's run waits for the silicon's ceilings; while the TUI's own are being
+     * measured, a second set of microbenchmarks would run beside them: the stage waits. */
+    if (!loaded && (ui.standalone_demo || session_ceilings_ready(ui.s))) {
+        loaded = 1;
+        load();
+        return;
+    }
+    if (loaded && !session_running(ds) && !holding) {
         holding = 1;
         hold_until = ui_now() + DEMO_HOLD;
     } else if (holding && ui_now() >= hold_until) {
@@ -109,19 +139,16 @@ int demo_key(int ch)
     }
     if (!paused) {
         paused = 1;
-        if (dr.active)
-            runner_cancel(&dr); /* the figures so far stay on stage */
+        session_cancel(ds); /* the figures so far stay on stage */
         return 1;
     }
     paused = 0;
-    if (holding)
+    if (holding) {
         hold_until = ui_now() + DEMO_HOLD;
-    else {
-        size_t i = 0;
-        while (i < ncells && cells[i].r.status != RES_CANCELLED && cells[i].r.status != RES_PENDING)
-            i++;
-        if (i < ncells) /* the cells before i keep their figures */
-            runner_start(&dr, cells + i, ncells - i, 1, DEMO_SECONDS, 0);
+    } else {
+        char why[256];
+        if (session_start(ds, why, sizeof why) < 0)
+            ui_set_status(1, "demo: %s", why);
     }
     return 1;
 }
@@ -165,15 +192,16 @@ static int big_text(int y, int x, const char *s, int attr, int draw)
 
 static const struct cell *cell_of(enum path p)
 {
-    for (size_t i = 0; i < ncells; i++)
-        if (cells[i].impl->path == p && cells[i].r.status == RES_OK)
-            return &cells[i];
+    for (size_t i = 0; i < session_ncells(ds); i++) {
+        const struct cell *c = session_cell(ds, i);
+        if (c->impl->path == p && c->r.status == RES_OK)
+            return c;
+    }
     return NULL;
 }
 
-void demo_draw(void)
+static void frame(int bg)
 {
-    int bg = ui_attr(ROLE_DEMO);
     for (int y = 0; y < ui.rows; y++)
         ui_fill(y, 0, ui.cols, bg);
     char cpu[160];
@@ -190,56 +218,75 @@ void demo_draw(void)
         upper[i] = (char)(title[i] >= 'a' && title[i] <= 'z' ? title[i] - 32 : title[i]);
     ui_textf(2, 2, ui.cols - 4, ui_attr(ROLE_DEMO_BIG), "%s   %s   16 KiB messages, one core",
              upper, ui_glyph(G_DOT));
+}
 
-    /* Headline: hardware against portable C. */
-    const struct cell *hw = cell_of(PATH_HW), *c = cell_of(PATH_C);
-    if (hw && c && c->r.mb_per_s > 0) {
-        char big[32];
-        double f = hw->r.mb_per_s / c->r.mb_per_s;
-        snprintf(big, sizeof big, f >= 10 ? "x%.0f" : "x%.1f", f);
-        int w = big_text(4, 2, big, ui_attr(ROLE_PATH_HW) | A_BOLD, 1);
-        ui_textf(5, 4 + w, ui.cols - 6 - w, ui_attr(ROLE_DEMO_BIG), "%s%.1f faster", ui_glyph(G_TIMES), f);
-        ui_text(7, 4 + w, ui.cols - 6 - w, bg, "hardware instructions vs portable C");
-    } else {
+/* Headline: hardware against portable C. */
+static void headline(int bg, const struct cell *c)
+{
+    const struct cell *hw = cell_of(PATH_HW);
+    if (!hw || !c || !(c->r.mb_per_s > 0)) {
         ui_textf(5, 2, ui.cols - 4, bg, "measuring%s", ui_glyph(G_ELLIPSIS));
+        return;
     }
+    char big[32];
+    double f = hw->r.mb_per_s / c->r.mb_per_s;
+    snprintf(big, sizeof big, f >= 10 ? "x%.0f" : "x%.1f", f);
+    int w = big_text(4, 2, big, ui_attr(ROLE_PATH_HW) | A_BOLD, 1);
+    ui_textf(5, 4 + w, ui.cols - 6 - w, ui_attr(ROLE_DEMO_BIG), "%s%.1f faster", ui_glyph(G_TIMES), f);
+    ui_text(7, 4 + w, ui.cols - 6 - w, bg, "hardware instructions vs portable C");
+}
 
-    int y0 = 10, avail = ui.rows - 1 - y0;
-    int per = ncells ? avail / (int)ncells : avail;
-    int bh = per - 1;
-    if (bh > 5)
-        bh = 5;
-    if (bh < 1)
-        bh = 1;
-    double hi = 0;
-    for (size_t i = 0; i < ncells; i++)
-        if (cells[i].r.mb_per_s > hi)
-            hi = cells[i].r.mb_per_s;
-    int lw = 14, vw = 26, bw = ui.cols - lw - vw - 4;
-    for (size_t i = 0; i < ncells; i++) {
-        const struct cell *k = &cells[i];
-        int y = y0 + (int)i * (bh + 1);
-        int pr = ui_attr(ui_path_role(k->impl->path)) | A_BOLD;
-        ui_text(y, 2, lw - 1, pr, path_label[k->impl->path]);
-        if (bh > 1)
-            ui_text(y + 1, 2, lw - 1, bg, k->impl->name);
-        const struct result *r = &k->r;
-        char st[48], rate[32];
-        if ((r->status == RES_OK || r->status == RES_RUNNING) && r->mb_per_s > 0) {
-            for (int j = 0; j < bh; j++)
-                ui_bar(y + j, 2 + lw, bw, hi > 0 ? r->mb_per_s / hi : 0, pr);
-            ui_text(y, 4 + lw + bw, vw, ui_attr(ROLE_DEMO_BIG), ui_rate(r->mb_per_s, rate, sizeof rate));
-            if (c && c->r.mb_per_s > 0 && r->status == RES_OK && k != c) {
-                double f = r->mb_per_s / c->r.mb_per_s;
-                ui_textf(y + (bh > 1), 4 + lw + bw, vw, bg, "%s%.1f %s", ui_glyph(G_TIMES), f,
-                         f >= 1 ? "faster" : "(slower)");
-            }
-        } else {
-            const char *t = r->status == RES_PENDING   ? "waiting"
-                          : r->status == RES_RUNNING ? "verifying"
-                                                     : result_status_text(r, st, sizeof st);
-            ui_textf(y, 2 + lw, bw + vw, bg, "%s%s%s", t, r->reason[0] && r->status != RES_RUNNING ? ": " : "",
-                     r->status != RES_RUNNING ? r->reason : "");
+struct lane {
+    int y, bh, lw, vw, bw, bg;
+    double hi;
+};
+
+/* One path's bar, its figure and how it compares with portable C (c). */
+static void lane_draw(const struct lane *l, const struct cell *k, const struct cell *c)
+{
+    int pr = ui_attr(ui_path_role(k->impl->path)) | A_BOLD;
+    ui_text(l->y, 2, l->lw - 1, pr, path_label[k->impl->path]);
+    if (l->bh > 1)
+        ui_text(l->y + 1, 2, l->lw - 1, l->bg, k->impl->name);
+    const struct result *r = &k->r;
+    char st[48], rate[32];
+    int vx = 4 + l->lw + l->bw;
+    if ((r->status == RES_OK || r->status == RES_RUNNING) && r->mb_per_s > 0) {
+        for (int j = 0; j < l->bh; j++)
+            ui_bar(l->y + j, 2 + l->lw, l->bw, l->hi > 0 ? r->mb_per_s / l->hi : 0, pr);
+        ui_text(l->y, vx, l->vw, ui_attr(ROLE_DEMO_BIG), ui_rate(r->mb_per_s, rate, sizeof rate));
+        if (c && c->r.mb_per_s > 0 && r->status == RES_OK && k != c) {
+            double f = r->mb_per_s / c->r.mb_per_s;
+            ui_textf(l->y + (l->bh > 1), vx, l->vw, l->bg, "%s%.1f %s", ui_glyph(G_TIMES), f,
+                     f >= 1 ? "faster" : "(slower)");
         }
+        return;
+    }
+    const char *t = r->status == RES_PENDING   ? "waiting"
+                  : r->status == RES_RUNNING ? "verifying"
+                                             : result_status_text(r, st, sizeof st);
+    ui_textf(l->y, 2 + l->lw, l->bw + l->vw, l->bg, "%s%s%s", t,
+             r->reason[0] && r->status != RES_RUNNING ? ": " : "",
+             r->status != RES_RUNNING ? r->reason : "");
+}
+
+void demo_draw(void)
+{
+    int bg = ui_attr(ROLE_DEMO);
+    frame(bg);
+    const struct cell *c = cell_of(PATH_C);
+    headline(bg, c);
+    size_t n = session_ncells(ds);
+    int y0 = 10, avail = ui.rows - 1 - y0;
+    int per = n ? avail / (int)n : avail;
+    struct lane l = { .bh = per - 1 > 5 ? 5 : per - 1 < 1 ? 1 : per - 1, .lw = 14, .vw = 26,
+                      .bg = bg };
+    l.bw = ui.cols - l.lw - l.vw - 4;
+    for (size_t i = 0; i < n; i++)
+        if (session_cell(ds, i)->r.mb_per_s > l.hi)
+            l.hi = session_cell(ds, i)->r.mb_per_s;
+    for (size_t i = 0; i < n; i++) {
+        l.y = y0 + (int)i * (l.bh + 1);
+        lane_draw(&l, session_cell(ds, i), c);
     }
 }

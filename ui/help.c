@@ -1,4 +1,5 @@
-/* `?`: every key, in a box over the current view. */
+/* `?`: every key, in a box over the current view, and how to read the figures (ties
+ * included: see "Reading the charts"). */
 #include <curses.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@ static const char *const lines[] = {
     "  Tab S-Tab    next / previous view (a click on a tab too)",
     "  s            setup: algorithms, sizes, paths, threads, time",
     "  l            linear / log scale",
+    "  c            the selection as the 'accelscope run' line that measures it",
+    "  u            rows whose path shares one reason: folded into one line / shown",
     "  e            export the rows of this view to CSV",
     "  d            stage demo (any key pauses, q leaves it)",
     "  ?            this help (any key closes it)",
@@ -34,10 +37,17 @@ static const char *const lines[] = {
     "Export dialog",
     "  typing edits the name; Enter writes; Esc cancels; y/n to overwrite",
     "Reading the charts",
-    "  bar colour = path; xN = speed-up over the slowest verified row;",
+    "  bar colour = path; xN = speed-up over the slowest verified row of the",
+    "  same algorithm, size and direction (never across sizes);",
+    "  best of a column: * in the matrix, 'best' in the details line;",
+    "  a tie (the samples of the fastest rows overlap, so neither is known",
+    "  to be faster): = on each tied cell (matrix, and after xN) and 'tie",
+    "  for best' in the details line; the sizes view says which rows tie;",
     "  +-N% = the samples' spread where it exceeds 5%; | = the silicon's",
-    "  ceiling where known. Features: check = usable, half = present but",
-    "  not usable (denied or not enabled), cross = absent.",
+    "  ceiling where known. A reason every row of a path shares (AF_ALG",
+    "  missing) is said once for the path; u shows its rows. Features:",
+    "  check = usable, half = present but not usable (denied or not",
+    "  enabled), cross = absent.",
 };
 
 static int top;

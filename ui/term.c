@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "cmd.h"
+#include "env.h"
 
 static struct termios saved_tio;
 static int have_tio;
@@ -186,23 +188,56 @@ const char *ui_glyph(enum ui_glyph g)
     return ui.utf8 ? utf8[g] : ascii[g];
 }
 
+/* What the TUI cannot work without, checked before the terminal is touched: the same
+ * environment `run` accepts, a terminal on stdin and stdout, and a TERM whose terminfo can
+ * move the cursor (TERM=dumb draws one unusable line). 0, or -1 and why. */
+static int refuse(char *why, size_t n)
+{
+    char env[512];
+    if (env_check(env, sizeof env)) {
+        snprintf(why, n, "%s", env);
+        return -1;
+    }
+    if (!isatty(0) || !isatty(1)) {
+        snprintf(why, n, "the interactive explorer needs a terminal on standard input and "
+                 "output");
+        return -1;
+    }
+    const char *t = getenv("TERM");
+    int err = 0;
+    if (!t || !*t || setupterm(NULL, 1, &err) != OK) {
+        snprintf(why, n, "TERM=%s is %s", t ? t : "", !t || !*t ? "not set" :
+                 "not a terminal type this system's terminfo knows");
+        return -1;
+    }
+    const char *cup = tigetstr("cup");
+    int ok = cup && cup != (char *)-1;
+    del_curterm(cur_term);
+    if (!ok) {
+        snprintf(why, n, "TERM=%s cannot move the cursor, which the explorer needs", t);
+        return -1;
+    }
+    return 0;
+}
+
 int term_open(void)
 {
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     ui.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
-    if (!isatty(0) || !isatty(1)) {
-        fputs("accelscope: the interactive explorer needs a terminal; "
-              "use 'accelscope run' or 'accelscope info' from scripts\n", stderr);
-        return -1;
+    char why[600];
+    if (refuse(why, sizeof why)) {
+        fprintf(stderr, "accelscope: %s; use 'accelscope run' (or 'accelscope info') "
+                "instead\n", why);
+        return EXIT_USAGE;
     }
     have_tio = tcgetattr(0, &saved_tio) == 0;
     if (pipe2(sigpipe_fd, O_CLOEXEC | O_NONBLOCK))
-        return -1;
+        return 1;
     install_signals();
     set_escdelay(25);
     if (!initscr())
-        return -1;
+        return 1;
     open_ = 1;
     build_restore();
     cbreak(); /* not raw: Ctrl-C stays a signal, handled like SIGTERM */

@@ -1,6 +1,6 @@
 /* The TUI's entry point and event loop: one poll(2) over the keyboard, the signal pipe, the
- * measurement's workers and the machine-info child; nothing spins, so an idle screen costs
- * nothing and a key is answered as soon as it arrives, measuring or not. */
+ * session's workers and ceilings child, and the machine-info child; nothing spins, so an idle
+ * screen costs nothing and a key is answered as soon as it arrives, measuring or not. */
 #include <curses.h>
 #include <errno.h>
 #include <signal.h>
@@ -39,10 +39,10 @@ static void draw_tabs(int y)
     char sz[32], right[96] = "";
     if (ui.view == V_PATHS || ui.view == V_MATRIX)
         snprintf(right, sizeof right, "size %s %s %s", ui_glyph(G_LEFT),
-                 ui.sel.nsizes ? ui_size(model_cur_size(), sz, sizeof sz) : "-", ui_glyph(G_RIGHT));
+                 app_sel()->nsizes ? ui_size(app_cur_size(), sz, sizeof sz) : "-", ui_glyph(G_RIGHT));
     else if (ui.view == V_SIZES)
         snprintf(right, sizeof right, "algorithm %s %s %s", ui_glyph(G_LEFT),
-                 model_cur_alg() ? model_cur_alg()->id : "-", ui_glyph(G_RIGHT));
+                 app_cur_alg() ? app_cur_alg()->id : "-", ui_glyph(G_RIGHT));
     int rw = (int)strlen(right) - (ui.utf8 ? 4 : 0); /* two 3-byte arrows, one column each */
     if (right[0] && x + rw + 2 < ui.cols)
         ui_text(y, ui.cols - rw - 1, rw, A_BOLD, right);
@@ -57,7 +57,7 @@ void footer_draw(int y)
     ui_fill(y, 0, ui.cols, A_NORMAL);
     int x = 1;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const char *label = i == 0 && ui.run.active ? "cancel" : keys[i][1];
+        const char *label = i == 0 && session_running(ui.s) ? "cancel" : keys[i][1];
         int kl = (int)strlen(keys[i][0]), ll = (int)strlen(label);
         if (x + kl + ll + 2 > ui.cols)
             break;
@@ -73,8 +73,8 @@ static void draw_status(int y)
         export_draw(y);
         return;
     }
-    if (ui.run.active) {
-        measure_progress(y, ui.cols);
+    if (session_running(ui.s) && !session_queued(ui.s)) {
+        run_progress_draw(y, ui.cols);
         return;
     }
     ui_fill(y, 0, ui.cols, A_NORMAL);
@@ -118,7 +118,7 @@ void ui_draw(void)
     case V_SIZES: sizes_view_draw(r); break;
     case V_MATRIX: matrix_view_draw(r); break;
     case V_MACHINE: machine_view_draw(r); break;
-    case V_SETUP: setup_draw(r); break;
+    case V_SETUP: setup_view_draw(r); break;
     }
     draw_status(ui.rows - 2);
     footer_draw(ui.rows - 1);
@@ -133,7 +133,7 @@ static int view_key(int ch)
     case V_SIZES: return sizes_view_key(ch);
     case V_MATRIX: return matrix_view_key(ch);
     case V_MACHINE: return machine_view_key(ch);
-    case V_SETUP: return setup_key(ch);
+    case V_SETUP: return setup_view_key(ch);
     }
     return 0;
 }
@@ -183,19 +183,21 @@ static void key(int ch)
         export_key(ch);
         return;
     }
-    if (ui.view == V_SETUP && setup_editing()) {
-        setup_key(ch);
+    if (ui.view == V_SETUP && setup_view_editing()) {
+        setup_view_key(ch);
         return;
     }
     switch (ch) {
     case 'q': case 'Q': ui.quit = 1; return;
     case '?': ui.help = 1; return;
-    case 'r': case 'R': measure_toggle(); return;
-    case 27:
-        if (ui.run.active)
-            measure_toggle();
-        else if (ceiling_cancel_wait())
-            ui_set_status(0, "run cancelled before it started");
+    case 'r': case 'R': run_key(); return;
+    case 27: run_cancel_key(); return;
+    case 'c': case 'C': app_show_cmdline(); return;
+    case 'u': case 'U':
+        ui.show_unavail = !ui.show_unavail;
+        ui_set_status(0, "%s", ui.show_unavail ? "every unavailable row shown (u folds them)"
+                                               : "a reason shared by a whole path is said once "
+                                                 "(u shows the rows)");
         return;
     case '1': case '2': case '3': case '4': case '5': ui.view = ch - '1'; return;
     case '\t': ui.view = (ui.view + 1) % V_COUNT; return;
@@ -241,116 +243,122 @@ static double since_launch_ms(void)
     return now - strtod(t0, NULL) / 1e6;
 }
 
+/* The descriptors one pass waits on, and how long it may wait. */
+struct wait {
+    struct pollfd fds[2 * RESULT_MAX_THREADS + 8];
+    int n, machine; /* machine: index of the info child's pipe, -1 when none */
+    int timeout;
+};
+
+static int min_timeout(int a, int b)
+{
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
+static void gather(struct wait *w)
+{
+    int max = (int)(sizeof w->fds / sizeof w->fds[0]);
+    w->n = 0;
+    w->fds[w->n++] = (struct pollfd){ .fd = 0, .events = POLLIN };
+    w->fds[w->n++] = (struct pollfd){ .fd = term_sigfd(), .events = POLLIN };
+    w->machine = machine_view_pollfd(&w->fds[w->n]) ? w->n++ : -1;
+    /* The session is polled even during the demo: its ceilings child may still answer. */
+    w->n += session_pollfds(ui.s, w->fds + w->n, max - w->n);
+    w->timeout = session_timeout_ms(ui.s);
+    if (session_running(ui.s) && (w->timeout < 0 || w->timeout > 250))
+        w->timeout = 250; /* the progress line's clock */
+    if (ui.demo) {
+        w->n += demo_pollfds(w->fds + w->n, max - w->n);
+        w->timeout = min_timeout(w->timeout, demo_timeout_ms());
+    }
+}
+
+/* Whatever arrived: the signal pipe, the info child, the session's and the demo's children. */
+static void after_poll(const struct wait *w)
+{
+    if (w->fds[1].revents)
+        term_drain_sigfd();
+    if (w->machine >= 0 && w->fds[w->machine].revents) {
+        machine_view_input();
+        ui.dirty = 1;
+    }
+    if (session_step(ui.s))
+        ui.dirty = 1;
+    if (ui.demo) {
+        demo_step();
+        ui.dirty = 1;
+    }
+}
+
 static void loop(void)
 {
-    int dirty = 1;
     double key_at = 0; /* when the last keys were read: their answer is the next frame */
     int key_busy = 0;  /* and whether a measurement was running then */
     double busy_from = 0; /* a key waits at most one pass of the loop: how long passes take */
+    ui.dirty = 1;
     while (!ui.quit && !term_signal_pending()) {
-        if (dirty) {
+        if (ui.dirty) {
             ui_draw();
             refresh();
-            dirty = 0;
+            ui.dirty = 0;
         }
         if (key_at > 0) {
             ui_trace(key_busy ? "key_ms_measuring" : "key_ms_idle", (ui_now() - key_at) * 1e3);
             key_at = 0;
         }
-        struct pollfd fds[RESULT_MAX_THREADS + 4];
-        int n = 0;
-        fds[n++] = (struct pollfd){ .fd = 0, .events = POLLIN };
-        fds[n++] = (struct pollfd){ .fd = term_sigfd(), .events = POLLIN };
-        n += machine_view_pollfd(&fds[n]);
-        int timeout = -1;
-        if (ui.demo) {
-            n += demo_pollfds(fds + n, (int)(sizeof fds / sizeof fds[0]) - n);
-            timeout = demo_timeout_ms();
-        } else if (ui.run.active) {
-            n += runner_pollfds(&ui.run, fds + n, (int)(sizeof fds / sizeof fds[0]) - n);
-            timeout = runner_timeout_ms(&ui.run);
-            if (timeout < 0 || timeout > 250)
-                timeout = 250; /* the progress line's clock */
-        }
-        if (busy_from > 0 && ui.run.active)
+        struct wait w;
+        gather(&w);
+        if (busy_from > 0 && session_running(ui.s))
             ui_trace("loop_busy_ms", (ui_now() - busy_from) * 1e3);
-        int k = poll(fds, (nfds_t)n, timeout);
+        int k = poll(w.fds, (nfds_t)w.n, w.timeout);
         busy_from = ui_now();
         if (k < 0 && errno != EINTR)
             break;
-        if (fds[1].revents)
-            term_drain_sigfd();
-        if (ui.info_fd >= 0 && n > 2 && fds[2].fd == ui.info_fd && fds[2].revents) {
-            machine_view_input();
-            dirty = 1; /* the machine view, or ceilings on the bars */
-        }
-        if (ui.demo) {
-            demo_step();
-            dirty = 1;
-        } else if (ui.run.active) {
-            runner_step(&ui.run);
-            if (!ui.run.active) {
-                size_t ok = 0, bad = 0;
-                for (size_t i = 0; i < ui.plan.n; i++) {
-                    enum res_status s = ui.plan.cells[i].r.status;
-                    ok += s == RES_OK;
-                    bad += s == RES_WRONG || s == RES_CRASHED || s == RES_TIMEOUT || s == RES_ERROR;
-                }
-                ui_set_status(bad != 0, "done in %.1f s: %zu cells measured%s%zu failed "
-                              "(see their rows)", ui_now() - ui.run.t0, ok, bad ? ", " : "", bad);
-                if (!bad)
-                    snprintf(ui.status, sizeof ui.status, "done in %.1f s: %zu cells measured",
-                             ui_now() - ui.run.t0, ok);
-            }
-            dirty = 1;
-        }
+        after_poll(&w);
+        if (session_running(ui.s))
+            ui.dirty = 1; /* the progress line's clock */
         /* Also after EINTR: curses turns SIGWINCH into KEY_RESIZE on the next read. */
-        {
-            int ch;
-            while ((ch = getch()) != ERR) {
-                if (!key_at) {
-                    key_at = ui_now();
-                    key_busy = ui.run.active || ui.demo;
-                }
-                key(ch);
-                dirty = 1;
-                if (ui.quit)
-                    break;
+        int ch;
+        while ((ch = getch()) != ERR) {
+            if (!key_at) {
+                key_at = ui_now();
+                key_busy = session_running(ui.s) || ui.demo;
             }
+            key(ch);
+            ui.dirty = 1;
+            if (ui.quit)
+                break;
         }
     }
 }
 
 static void stop_children(void)
 {
-    if (ui.run.active)
-        runner_cancel(&ui.run);
     if (ui.demo)
         demo_end();
-    if (ui.info_fd >= 0) {
-        kill(ui.info_pid, SIGKILL);
-        waitpid(ui.info_pid, NULL, 0);
-        close(ui.info_fd);
-        ui.info_fd = -1;
-    }
+    machine_view_end();
+    session_free(ui.s); /* cancels a run, ends the ceilings child */
+    ui.s = NULL;
 }
 
 int ui_main(int demo)
 {
     ui.info_fd = -1;
-    if (term_open())
-        return 1;
-    model_init();
-    model_rebuild();
+    int refused = term_open();
+    if (refused)
+        return refused;
+    app_init();
     ui_set_status(0, "r measures the selection %s s picks what to measure %s ? lists every key",
                   ui_glyph(G_DOT), ui_glyph(G_DOT));
     ui_draw();
     refresh();
     ui_trace("first_frame_ms", since_launch_ms());
     double t = ui_now();
-    model_probe();
+    session_probe(ui.s);
+    app_rebuild(); /* unavailable cells say why */
     ui_trace("probe_ms", (ui_now() - t) * 1e3);
-    machine_view_init();
+    if (!demo) /* the stage demo's own session measures them (demo.c) */
+        session_ceilings_start(ui.s);
     if (bench_maybe()) {
         stop_children();
         term_close();

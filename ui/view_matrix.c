@@ -1,5 +1,5 @@
 /* The matrix view: implementations x algorithms at one size, MB/s, the best of each column
- * highlighted (and starred, for monochrome terminals). */
+ * highlighted (and starred, for monochrome terminals; '=' where the best is a tie). */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +21,13 @@ static const struct cell *grid[SELECT_MAX * 2][SELECT_MAX];
 
 static void build(size_t bytes)
 {
+    const struct selection *sel = app_sel();
+    char why[8];
     nmrows = 0;
     memset(grid, 0, sizeof grid);
-    for (size_t i = 0; i < ui.plan.n; i++) {
-        const struct cell *c = &ui.plan.cells[i];
-        if (c->bytes != bytes)
+    for (size_t i = 0; i < session_ncells(ui.s); i++) {
+        const struct cell *c = session_cell(ui.s, i);
+        if (c->bytes != bytes || chart_folded(c->impl->path, why, sizeof why))
             continue;
         int r = 0;
         while (r < nmrows && !(mrows[r].path == c->impl->path && !strcmp(mrows[r].name, c->impl->name)))
@@ -35,8 +37,8 @@ static void build(size_t bytes)
                 continue;
             mrows[nmrows++] = (struct mrow){ c->impl->path, c->impl->name };
         }
-        for (int a = 0; a < ui.sel.nalgs; a++)
-            if (!strcmp(ui.sel.algs[a]->id, c->impl->alg))
+        for (int a = 0; a < sel->nalgs; a++)
+            if (!strcmp(sel->algs[a]->id, c->impl->alg))
                 grid[r][a] = c;
     }
     /* Rows read by path, as everywhere else. */
@@ -45,7 +47,7 @@ static void build(size_t bytes)
             struct mrow t = mrows[j];
             mrows[j] = mrows[j - 1];
             mrows[j - 1] = t;
-            for (int a = 0; a < ui.sel.nalgs; a++) {
+            for (int a = 0; a < sel->nalgs; a++) {
                 const struct cell *g = grid[j][a];
                 grid[j][a] = grid[j - 1][a];
                 grid[j - 1][a] = g;
@@ -91,21 +93,9 @@ static void matrix_hit(int arg, int y, int x)
     matrix_col = arg % SELECT_MAX;
 }
 
-void matrix_view_draw(struct rect r)
+/* Keeps the selected row and column in sight; returns the columns that fit. */
+static int keep_in_sight(struct rect r, int h, int nc)
 {
-    size_t bytes = model_cur_size();
-    build(bytes);
-    int nc = ui.sel.nalgs;
-    if (!nmrows || !nc) {
-        ui_text(r.y + 1, 2, r.w - 4, ui_attr(ROLE_WARN),
-                "Nothing selected: press s to pick algorithms, sizes and paths.");
-        return;
-    }
-    char sz[32];
-    ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_DIM),
-             "MB/s at %s %s %s best of each column highlighted (*) %s < > size %s arrows move",
-             ui_size(bytes, sz, sizeof sz), ui.decrypt ? "decrypt" : "encrypt", ui_glyph(G_DOT),
-             ui_glyph(G_DOT), ui_glyph(G_DOT));
     int *cur = &ui.cursor[V_MATRIX], *left = &ui.left[V_MATRIX], *top = &ui.top[V_MATRIX];
     if (*cur >= nmrows)
         *cur = nmrows - 1;
@@ -118,57 +108,93 @@ void matrix_view_draw(struct rect r)
         *left = matrix_col;
     if (matrix_col >= *left + vis)
         *left = matrix_col - vis + 1;
-    int h = r.h - 4;
     if (*cur < *top)
         *top = *cur;
     if (*cur >= *top + h)
         *top = *cur - h + 1;
+    return vis;
+}
 
-    /* Best verified figure per column. */
-    const struct cell *bestc[SELECT_MAX] = { 0 };
-    for (int a = 0; a < nc; a++)
-        for (int i = 0; i < nmrows; i++) {
-            const struct cell *c = grid[i][a];
-            if (c && c->r.status == RES_OK && (!bestc[a] || c->r.mb_per_s > bestc[a]->r.mb_per_s))
-                bestc[a] = c;
-        }
-    for (int a = *left, x = HEAD_W; a < nc && a < *left + vis; a++, x += COL_W) {
+static void column_heads(struct rect r, int vis, int nc)
+{
+    int left = ui.left[V_MATRIX];
+    for (int a = left, x = HEAD_W; a < nc && a < left + vis; a++, x += COL_W) {
         char l1[32], l2[32];
-        split_id(ui.sel.algs[a]->id, l1, l2, sizeof l1);
+        split_id(app_sel()->algs[a]->id, l1, l2, sizeof l1);
         int at = A_BOLD | (a == matrix_col ? A_UNDERLINE : 0);
         ui_textf(r.y + 1, x, COL_W - 1, at, "%*s", COL_W - 1, l1);
         ui_textf(r.y + 2, x, COL_W - 1, at, "%*s", COL_W - 1, l2);
     }
-    if (*left > 0)
+    if (left > 0)
         ui_text(r.y + 1, HEAD_W - 2, 1, ui_attr(ROLE_KEY), ui_glyph(G_LEFT));
-    if (*left + vis < nc)
+    if (left + vis < nc)
         ui_text(r.y + 1, r.w - 1, 1, ui_attr(ROLE_KEY), ui_glyph(G_RIGHT));
-    for (int i = *top, y = r.y + 3; i < nmrows && y < r.y + 3 + h; i++, y++) {
-        int sel = i == *cur;
-        if (sel)
+}
+
+/* One figure: the best of its column highlighted and starred, a tie for best marked '='
+ * on each tied cell (cell->d), failures in their colour. */
+static void grid_cell(int y, int x, const struct cell *c, int selected)
+{
+    char t[32];
+    cell_text(c, t, sizeof t);
+    int at = A_NORMAL;
+    if (c && c->r.status == RES_OK && c->d.best) {
+        at = ui_attr(ROLE_BEST);
+        strcat(t, c->d.tie ? "=" : "*");
+    } else if (c && c->r.status != RES_OK && c->r.status != RES_PENDING &&
+               c->r.status != RES_RUNNING) {
+        at = c->r.status == RES_UNAVAILABLE ? ui_attr(ROLE_DIM) : ui_attr(ROLE_ERROR);
+    }
+    if (selected)
+        at |= A_REVERSE;
+    ui_textf(y, x, COL_W - 1, at, "%*s", COL_W - 1, t);
+}
+
+/* Paths whose every cell shares one reason, on one line under the table. */
+static int folded_line(int y, int w)
+{
+    char why[200], line[512] = "";
+    size_t k = 0;
+    for (int p = 0; p < PATH_COUNT; p++)
+        if (chart_folded((enum path)p, why, sizeof why) && k < sizeof line)
+            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s: every row unavailable: %s",
+                                  k ? "; " : "", path_label[p], why);
+    if (!k)
+        return 0;
+    ui_textf(y, 1, w - 2, ui_attr(ROLE_ABSENT), "(u shows them) %s", line);
+    return 1;
+}
+
+void matrix_view_draw(struct rect r)
+{
+    size_t bytes = app_cur_size();
+    build(bytes);
+    int nc = app_sel()->nalgs;
+    if (!nmrows || !nc) {
+        ui_text(r.y + 1, 2, r.w - 4, ui_attr(ROLE_WARN),
+                "Nothing selected: press s to pick algorithms, sizes and paths.");
+        return;
+    }
+    char sz[32];
+    ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_DIM),
+             "MB/s at %s %s %s best of each column highlighted (*, = a tie) %s < > size %s "
+             "arrows move", ui_size(bytes, sz, sizeof sz),
+             app_sel()->decrypt ? "decrypt" : "encrypt", ui_glyph(G_DOT), ui_glyph(G_DOT),
+             ui_glyph(G_DOT));
+    int h = r.h - 4 - folded_line(r.y + r.h - 2, r.w);
+    int vis = keep_in_sight(r, h, nc), cur = ui.cursor[V_MATRIX], left = ui.left[V_MATRIX];
+    column_heads(r, vis, nc);
+    for (int i = ui.top[V_MATRIX], y = r.y + 3; i < nmrows && y < r.y + 3 + h; i++, y++) {
+        if (i == cur)
             ui_text(y, 1, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
         ui_text(y, 3, 8, ui_attr(ui_path_role(mrows[i].path)), path_label[mrows[i].path]);
         ui_text(y, 12, HEAD_W - 13, A_NORMAL, mrows[i].name);
-        for (int a = *left, x = HEAD_W; a < nc && a < *left + vis; a++, x += COL_W) {
-            const struct cell *c = grid[i][a];
-            char t[32];
-            cell_text(c, t, sizeof t);
-            int at = A_NORMAL;
-            if (c && c == bestc[a]) {
-                at = ui_attr(ROLE_BEST);
-                strcat(t, "*");
-            } else if (c && c->r.status != RES_OK && c->r.status != RES_PENDING &&
-                       c->r.status != RES_RUNNING) {
-                at = c->r.status == RES_UNAVAILABLE ? ui_attr(ROLE_DIM) : ui_attr(ROLE_ERROR);
-            }
-            if (sel && a == matrix_col)
-                at |= A_REVERSE;
-            ui_textf(y, x, COL_W - 1, at, "%*s", COL_W - 1, t);
+        for (int a = left, x = HEAD_W; a < nc && a < left + vis; a++, x += COL_W) {
+            grid_cell(y, x, grid[i][a], i == cur && a == matrix_col);
             hit_add(y, x, COL_W, matrix_hit, i * SELECT_MAX + a);
         }
     }
-    const struct cell *c = grid[*cur][matrix_col];
-    chart_details(r.y + r.h - 1, r.w, c);
+    chart_details(r.y + r.h - 1, r.w, grid[cur][matrix_col]);
 }
 
 int matrix_view_key(int ch)
@@ -181,7 +207,7 @@ int matrix_view_key(int ch)
             matrix_col--;
         return 1;
     case KEY_RIGHT:
-        if (matrix_col < ui.sel.nalgs - 1)
+        if (matrix_col < app_sel()->nalgs - 1)
             matrix_col++;
         return 1;
     }

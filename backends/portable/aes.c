@@ -340,16 +340,14 @@ int portable_aes_ctr_init(struct portable_aes_ctr *c, const uint8_t *key, size_t
     if (portable_aes_setkey_enc(&c->key, key, key_len) != 0)
         return -1;
     memcpy(c->ctr, iv, 16);
-    c->used = 16;
+    c->ks.left = 0;
     return 0;
 }
 
 KEEP_TREES void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out,
                                      const uint8_t *in, size_t len)
 {
-    size_t i = 0;
-    while (c->used < 16 && i < len) /* the rest of a keystream block begun last time */
-        out[i] = in[i] ^ c->ks[c->used++], i++;
+    size_t i = ctr_stream_use(&c->ks, out, in, len);
     if (i == len)
         return;
     uint32_t ctr[4];
@@ -361,10 +359,8 @@ KEEP_TREES void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out,
         uint32_t s[4] = { ctr[0], ctr[1], ctr[2], ctr[3] };
         enc_words(c->key.rk, c->key.rounds, s);
         ctr_next(ctr, 1);
-        store_block(c->ks, s);
-        c->used = 0;
-        while (i < len)
-            out[i] = in[i] ^ c->ks[c->used++], i++;
+        store_block(c->ks.ks, s);
+        ctr_stream_tail(&c->ks, out + i, in + i, len - i);
     }
     store_block(c->ctr, ctr);
 }

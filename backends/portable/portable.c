@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "algo.h"
-#include "registry.h"
+#include "all.h"
 
 #define NOTE_AES "T-table AES: table lookups leak timing, as OpenSSL's no-asm"
 #define NOTE_GCM                                                                              \
@@ -17,7 +17,7 @@ static int always(const struct impl *im, char *why, size_t n)
     (void)im;
     if (n)
         why[0] = 0;
-    return 1;
+    return 0;
 }
 
 static int key_len_of(const struct impl *im)
@@ -193,13 +193,13 @@ static int idea_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 #define IMPL(id, kind, size, caveat)                                                          \
     {                                                                                         \
         .alg = id, .name = "portable", .backend = "portable", .path = PATH_C,                 \
-        .note = caveat, .ctx_size = size, .available = always, .init = kind##_init,           \
+        .note = caveat, .ctx_size = size, .check = always, .init = kind##_init,           \
         .op = kind##_op,                                                                      \
     }
 #define DIGEST(id)                                                                            \
     {                                                                                         \
         .alg = #id, .name = "portable", .backend = "portable", .path = PATH_C,                \
-        .ctx_size = sizeof(int), .available = always, .init = digest_init, .op = id##_op,     \
+        .ctx_size = sizeof(int), .check = always, .init = digest_init, .op = id##_op,     \
     }
 
 static const struct impl portable_impls[] = {

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctr_stream.h"
+
 /* ---- AES (FIPS-197) ---- */
 struct portable_aes {
     uint32_t rk[60]; /* round keys, big-endian column words */
@@ -34,8 +36,7 @@ void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t iv[16], uint
 struct portable_aes_ctr {
     struct portable_aes key;
     uint8_t ctr[16];
-    uint8_t ks[16];
-    unsigned used; /* keystream bytes of ks already consumed; 16 = none left */
+    struct ctr_stream ks;
 };
 int portable_aes_ctr_init(struct portable_aes_ctr *c, const uint8_t *key, size_t key_len,
                           const uint8_t iv[16]);

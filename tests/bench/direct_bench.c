@@ -65,7 +65,7 @@ static int run_job(const struct job *j, int reps, double ms)
     const struct impl *d = registry_find(j->alg, j->impl), *o = registry_find(j->alg, "openssl");
     char why[300] = "";
     const char *dir = j->decrypt ? "decrypt" : "encrypt";
-    if (!d || !o || !d->available(d, why, sizeof why) || !o->available(o, why, sizeof why)) {
+    if (!d || !o || d->check(d, why, sizeof why) || o->check(o, why, sizeof why)) {
         printf("%-12s %-7s %-11s %6zu  UNAVAILABLE: %s\n", j->alg, dir, j->impl, j->size,
                !d ? "no such direct impl" : !o ? "no openssl impl" : why);
         return -1;

@@ -148,7 +148,8 @@ const struct kcrypto_driver *kcrypto_default(const char *name, const char *afalg
     return best;
 }
 
-const char *kcrypto_config_option(const char *afalg_type)
+/* The kernel option that provides AF_ALG type t: "CONFIG_CRYPTO_USER_API_SKCIPHER". */
+static const char *config_option(const char *afalg_type)
 {
     if (strcmp(afalg_type, "skcipher") == 0)
         return "CONFIG_CRYPTO_USER_API_SKCIPHER";
@@ -166,7 +167,7 @@ static void socket_reason(int err, const char *afalg_type, char *why, size_t n)
 {
     if (err == EAFNOSUPPORT)
         snprintf(why, n, "AF_ALG not in this kernel (EAFNOSUPPORT): needs %s",
-                 afalg_type ? kcrypto_config_option(afalg_type)
+                 afalg_type ? config_option(afalg_type)
                             : "CONFIG_CRYPTO_USER_API_SKCIPHER/HASH/AEAD");
     else if (err == EPERM || err == EACCES)
         snprintf(why, n,
@@ -200,7 +201,7 @@ static void enoent_reason(const char *afalg_type, const char *name, const char *
     if (d && !d->internal)
         snprintf(why, n,
                  "AF_ALG type %s not loaded (ENOENT): modprobe algif_%s (%s)", afalg_type,
-                 afalg_type, kcrypto_config_option(afalg_type));
+                 afalg_type, config_option(afalg_type));
     else if (modules && *modules)
         snprintf(why, n, "no driver loaded for %s (ENOENT): modprobe -a %s", name, modules);
     else

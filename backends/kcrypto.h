@@ -1,5 +1,6 @@
-/* The Linux kernel crypto API as user space sees it: /proc/crypto's driver table and the
- * AF_ALG socket family (linux/if_alg.h; Documentation/crypto/userspace-if.rst). */
+/* The Linux kernel crypto API as user space sees it, for the AF_ALG backend (afalg*.c):
+ * /proc/crypto's driver table and the AF_ALG socket family (linux/if_alg.h;
+ * Documentation/crypto/userspace-if.rst). */
 #ifndef ACCELSCOPE_KCRYPTO_H
 #define ACCELSCOPE_KCRYPTO_H
 
@@ -43,8 +44,5 @@ int kcrypto_afalg_status(char *why, size_t n);
  * nothing answers to name). */
 int kcrypto_bind(const char *afalg_type, const char *name, const char *modules, char *why,
                  size_t n);
-
-/* The kernel option that provides AF_ALG type t: "CONFIG_CRYPTO_USER_API_SKCIPHER". */
-const char *kcrypto_config_option(const char *afalg_type);
 
 #endif

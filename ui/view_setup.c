@@ -5,10 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app.h"
-#include "engine.h"
 
 enum { COL_ALGS, COL_SIZES, COL_PATHS, NCOLS };
 enum okind { O_SIZE, O_ADD, O_DIR, O_THREADS, O_TIME };
@@ -28,8 +26,9 @@ static int nopts;
 
 static int has_size(size_t v)
 {
-    for (int i = 0; i < ui.sel.nsizes; i++)
-        if (ui.sel.sizes[i] == v)
+    const struct selection *sel = app_sel();
+    for (int i = 0; i < sel->nsizes; i++)
+        if (sel->sizes[i] == v)
             return 1;
     return 0;
 }
@@ -47,9 +46,10 @@ static void build_opts(void)
     nopts = 0;
     for (int i = 0; i < 6; i++)
         opts[nopts++] = (struct opt){ O_SIZE, select_default_sizes[i] };
-    for (int i = 0; i < ui.sel.nsizes; i++)
-        if (!is_preset(ui.sel.sizes[i]))
-            opts[nopts++] = (struct opt){ O_SIZE, ui.sel.sizes[i] };
+    const struct selection *sel = app_sel();
+    for (int i = 0; i < sel->nsizes; i++)
+        if (!is_preset(sel->sizes[i]))
+            opts[nopts++] = (struct opt){ O_SIZE, sel->sizes[i] };
     opts[nopts++] = (struct opt){ O_ADD, 0 };
     opts[nopts++] = (struct opt){ O_DIR, 0 };
     opts[nopts++] = (struct opt){ O_THREADS, 0 };
@@ -62,27 +62,28 @@ static int col_len(int c)
         return (int)algo_count;
     if (c == COL_SIZES)
         return nopts;
-    return pathspanel_items();
+    return panel_impls_init();
 }
 
 static int alg_on(const struct algo *a)
 {
-    for (int i = 0; i < ui.sel.nalgs; i++)
-        if (ui.sel.algs[i] == a)
+    const struct selection *sel = app_sel();
+    for (int i = 0; i < sel->nalgs; i++)
+        if (sel->algs[i] == a)
             return 1;
     return 0;
 }
 
 /* Algorithms stay in table order, sizes ascending, whatever order they were picked in. */
-static void set_alg(const struct algo *a, int on)
+static void set_alg(struct selection *sel, const struct algo *a, int on)
 {
     unsigned char want[64] = { 0 };
     for (size_t i = 0; i < algo_count && i < 64; i++)
         want[i] = (unsigned char)(&algo_table[i] == a ? on : alg_on(&algo_table[i]));
-    ui.sel.nalgs = 0;
+    sel->nalgs = 0;
     for (size_t i = 0; i < algo_count && i < 64; i++)
         if (want[i])
-            ui.sel.algs[ui.sel.nalgs++] = &algo_table[i];
+            sel->algs[sel->nalgs++] = &algo_table[i];
 }
 
 static int cmp_size(const void *x, const void *y)
@@ -91,20 +92,20 @@ static int cmp_size(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void set_size(size_t v, int on)
+static void set_size(struct selection *sel, size_t v, int on)
 {
-    size_t keep = model_cur_size();
+    size_t keep = app_cur_size();
     int k = 0;
-    for (int i = 0; i < ui.sel.nsizes; i++)
-        if (ui.sel.sizes[i] != v)
-            ui.sel.sizes[k++] = ui.sel.sizes[i];
+    for (int i = 0; i < sel->nsizes; i++)
+        if (sel->sizes[i] != v)
+            sel->sizes[k++] = sel->sizes[i];
     if (on && k < SELECT_MAX)
-        ui.sel.sizes[k++] = v;
-    ui.sel.nsizes = k;
-    qsort(ui.sel.sizes, (size_t)k, sizeof ui.sel.sizes[0], cmp_size);
-    ui.size_idx = ui.sel.nsizes - 1;
-    for (int i = 0; i < ui.sel.nsizes; i++)
-        if (ui.sel.sizes[i] == keep)
+        sel->sizes[k++] = v;
+    sel->nsizes = k;
+    qsort(sel->sizes, (size_t)k, sizeof sel->sizes[0], cmp_size);
+    ui.size_idx = sel->nsizes - 1;
+    for (int i = 0; i < sel->nsizes; i++)
+        if (sel->sizes[i] == keep)
             ui.size_idx = i;
 }
 
@@ -117,67 +118,69 @@ static void add_custom(void)
         ui_set_status(1, "%s", why);
         return;
     }
-    struct selection t = ui.sel;
+    struct selection t = *app_sel();
     if (!has_size(v) && t.nsizes < SELECT_MAX)
         t.sizes[t.nsizes++] = v;
     if (select_check(&t, why, sizeof why)) {
         ui_set_status(1, "%s", why);
         return;
     }
+    struct selection *sel = app_sel_edit();
+    if (!sel)
+        return;
     char sz[32];
-    set_size(v, 1);
+    set_size(sel, v, 1);
     editing = 0;
-    model_rebuild();
+    app_rebuild();
     ui_set_status(0, "added %s", ui_size(v, sz, sizeof sz));
 }
 
-static void step_value(enum okind k, int dir)
+/* + and -: direction, threads (up to what a run may use: the CPUs this process may run on)
+ * and time per cell. */
+static void step_value(struct selection *sel, enum okind k, int dir)
 {
     if (k == O_THREADS) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        if (online > RESULT_MAX_THREADS)
-            online = RESULT_MAX_THREADS;
-        ui.threads += dir;
-        if (ui.threads > online)
-            ui.threads = (int)online;
-        if (ui.threads < 1)
-            ui.threads = 1;
+        int max = session_max_threads(NULL);
+        sel->threads += dir;
+        if (sel->threads > max)
+            sel->threads = max;
+        if (sel->threads < 1)
+            sel->threads = 1;
     } else if (k == O_TIME) {
         int n = (int)(sizeof times / sizeof times[0]), i = 0;
-        while (i < n - 1 && times[i] < ui.seconds - 1e-9)
+        while (i < n - 1 && times[i] < sel->seconds - 1e-9)
             i++;
         i += dir;
         if (i < 0)
             i = 0;
         if (i >= n)
             i = n - 1;
-        ui.seconds = times[i];
-        return; /* the time per cell does not change what a cell is */
+        sel->seconds = times[i];
     } else if (k == O_DIR) {
-        ui.decrypt = !ui.decrypt;
+        sel->decrypt = !sel->decrypt;
     }
-    model_rebuild();
 }
 
 static void activate(int c, int i, int dir)
 {
-    if (model_locked())
+    struct selection *sel = app_sel_edit();
+    if (!sel)
         return;
     if (c == COL_ALGS) {
-        set_alg(&algo_table[i], !alg_on(&algo_table[i]));
-        model_rebuild();
+        set_alg(sel, &algo_table[i], !alg_on(&algo_table[i]));
     } else if (c == COL_PATHS) {
-        pathspanel_activate(i);
+        panel_impls_toggle(sel, i);
     } else if (opts[i].kind == O_SIZE) {
-        set_size(opts[i].size, !has_size(opts[i].size));
-        model_rebuild();
+        set_size(sel, opts[i].size, !has_size(opts[i].size));
     } else if (opts[i].kind == O_ADD) {
         editing = 1;
         lineedit_set(&edit, "");
         ui_set_status(0, "custom size: e.g. 100, 4k, 1M (1 to 16 MiB); Enter adds, Esc cancels");
+        return;
     } else {
-        step_value(opts[i].kind, dir);
+        step_value(sel, opts[i].kind, dir);
     }
+    app_rebuild();
 }
 
 static void on_hit(int arg, int y, int x)
@@ -191,23 +194,23 @@ static void on_hit(int arg, int y, int x)
 
 static void all_or_none(int on)
 {
-    if (model_locked())
+    struct selection *sel = app_sel_edit();
+    if (!sel)
         return;
     if (col == COL_ALGS) {
-        ui.sel.nalgs = 0;
+        sel->nalgs = 0;
         for (size_t i = 0; i < algo_count && on; i++)
             if (algo_table[i].in_default)
-                ui.sel.algs[ui.sel.nalgs++] = &algo_table[i];
-        model_rebuild();
+                sel->algs[sel->nalgs++] = &algo_table[i];
     } else if (col == COL_SIZES) {
-        ui.sel.nsizes = 0;
+        sel->nsizes = 0;
         for (int i = 0; i < 6 && on; i++)
-            ui.sel.sizes[ui.sel.nsizes++] = select_default_sizes[i];
-        ui.size_idx = ui.sel.nsizes - 1;
-        model_rebuild();
+            sel->sizes[sel->nsizes++] = select_default_sizes[i];
+        ui.size_idx = sel->nsizes - 1;
     } else {
-        pathspanel_all(on);
+        panel_impls_all(sel, on);
     }
+    app_rebuild();
 }
 
 static void keep_visible(int c, int h)
@@ -232,10 +235,12 @@ static void opt_text(const struct opt *o, char *b, size_t n)
                  is_preset(o->size) ? "" : " (custom)");
         break;
     case O_ADD: snprintf(b, n, "[+] custom size%s", ui_glyph(G_ELLIPSIS)); break;
-    case O_DIR: snprintf(b, n, "direction: %s", ui.decrypt ? "decrypt" : "encrypt"); break;
-    case O_THREADS: snprintf(b, n, "threads: %s %d %s", ui_glyph(G_LEFT), ui.threads, ui_glyph(G_RIGHT)); break;
+    case O_DIR: snprintf(b, n, "direction: %s", app_sel()->decrypt ? "decrypt" : "encrypt"); break;
+    case O_THREADS:
+        snprintf(b, n, "threads: %s %d %s", ui_glyph(G_LEFT), app_sel()->threads, ui_glyph(G_RIGHT));
+        break;
     case O_TIME:
-        snprintf(b, n, "time/cell: %s %g s %s", ui_glyph(G_LEFT), ui.seconds, ui_glyph(G_RIGHT));
+        snprintf(b, n, "time/cell: %s %g s %s", ui_glyph(G_LEFT), app_sel()->seconds, ui_glyph(G_RIGHT));
         break;
     }
 }
@@ -254,7 +259,7 @@ static void details(int y, int w)
                                                 : "; sizes must be multiples of 8")
                               : "");
     } else if (col == COL_PATHS) {
-        pathspanel_detail(cur[col], b, sizeof b);
+        panel_impls_detail(cur[col], b, sizeof b);
     } else {
         static const char *const help[] = {
             [O_SIZE] = "bytes per operation; space toggles; < > pick the size the paths and matrix views show",
@@ -268,7 +273,7 @@ static void details(int y, int w)
     ui_text(y, 1, w - 2, ui_attr(ROLE_DIM), b);
 }
 
-void setup_draw(struct rect r)
+void setup_view_draw(struct rect r)
 {
     build_opts();
     int w0 = r.w >= 120 ? 26 : 22, w1 = r.w >= 120 ? 30 : 26, x2 = 1 + w0 + w1;
@@ -303,12 +308,12 @@ void setup_draw(struct rect r)
         hit_add(y, 1 + w0, w1 - 1, on_hit, COL_SIZES * 1000 + i);
     }
     struct rect pr = { r.y, x2, h + 1, r.w - x2 - 1 };
-    pathspanel_draw(pr, col == COL_PATHS ? cur[COL_PATHS] : -1, top[COL_PATHS], on_hit,
+    panel_impls_draw(pr, col == COL_PATHS ? cur[COL_PATHS] : -1, top[COL_PATHS], on_hit,
                     COL_PATHS * 1000);
     details(r.y + r.h - 1, r.w);
 }
 
-int setup_key(int ch)
+int setup_view_key(int ch)
 {
     build_opts();
     if (editing) {
@@ -333,12 +338,12 @@ int setup_key(int ch)
     case KEY_RIGHT: if (col < NCOLS - 1) col++; break;
     case ' ': case '\r': case '\n': case KEY_ENTER: keep_visible(col, 1000); activate(col, cur[col], 1); break;
     case '+': case '=':
-        if (col == COL_SIZES && opts[cur[col]].kind >= O_DIR && !model_locked())
-            step_value(opts[cur[col]].kind, 1);
+        if (col == COL_SIZES && opts[cur[col]].kind >= O_DIR)
+            activate(col, cur[col], 1);
         break;
     case '-':
-        if (col == COL_SIZES && opts[cur[col]].kind >= O_DIR && !model_locked())
-            step_value(opts[cur[col]].kind, -1);
+        if (col == COL_SIZES && opts[cur[col]].kind >= O_DIR)
+            activate(col, cur[col], -1);
         break;
     case 'a': all_or_none(1); break;
     case 'n': all_or_none(0); break;
@@ -348,7 +353,7 @@ int setup_key(int ch)
     return 1;
 }
 
-int setup_editing(void)
+int setup_view_editing(void)
 {
     return editing;
 }

@@ -1,6 +1,7 @@
-/* The paths panel: no-asm, asm, hardware, kernel, and under each its implementations for the
- * selected algorithms, available or the reason they are not. Doubles as the picker of paths
- * (a path's line) and implementations (an implementation's line). */
+/* The setup screen's panel of paths and implementations: no-asm, asm, hardware, kernel, and
+ * under each its implementations for the selected algorithms, available or the reason they
+ * are not. Doubles as the picker of paths (a path's line) and implementations (an
+ * implementation's line: excluded by name, as `run -x` excludes it). */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,13 +24,14 @@ static int nitems;
 
 static int alg_selected(const char *id)
 {
-    for (int a = 0; a < ui.sel.nalgs; a++)
-        if (!strcmp(ui.sel.algs[a]->id, id))
+    const struct selection *sel = app_sel();
+    for (int a = 0; a < sel->nalgs; a++)
+        if (!strcmp(sel->algs[a]->id, id))
             return 1;
-    return ui.sel.nalgs == 0;
+    return sel->nalgs == 0;
 }
 
-int pathspanel_items(void)
+int panel_impls_init(void)
 {
     nitems = 0;
     size_t n = registry_count();
@@ -51,7 +53,7 @@ int pathspanel_items(void)
                 *it = (struct pitem){ .path = p, .name = im->name, .note = im->note };
             }
             char why[200];
-            int ok = model_avail(im, why, sizeof why);
+            int ok = app_avail(im, why, sizeof why);
             it->total++;
             if (ok > 0)
                 it->avail++;
@@ -75,7 +77,7 @@ static int path_avail(int p, int *total)
     return a;
 }
 
-void pathspanel_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase)
+void panel_impls_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase)
 {
     ui_text(r.y, r.x, r.w, A_BOLD | A_UNDERLINE, "Paths and implementations");
     for (int k = top, y = r.y + 1; k < nitems && y < r.y + r.h; k++, y++) {
@@ -87,21 +89,16 @@ void pathspanel_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitb
             ui_text(y, r.x - 1, 1, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
         if (!it->name) {
             int total, av = path_avail(it->path, &total);
-            ui_textf(y, r.x, 4, cur, "[%s]", ui.sel.paths[it->path] ? "x" : " ");
+            ui_textf(y, r.x, 4, cur, "[%s]", app_sel()->paths[it->path] ? "x" : " ");
             ui_text(y, r.x + 4, 10, ui_attr(ui_path_role((enum path)it->path)) | A_BOLD,
                     path_label[it->path]);
             ui_textf(y, r.x + 14, r.w - 14, ui_attr(av ? ROLE_OK : ROLE_ABSENT), "%s %d of %d run here",
                      ui_glyph(av ? G_YES : G_NO), av, total);
             continue;
         }
-        char key[64];
-        snprintf(key, sizeof key, "%s/%s", path_id[it->path], it->name);
-        int off = 0;
-        for (int i = 0; i < ui.noff; i++)
-            off |= !strcmp(ui.off[i], key);
-        ui_textf(y, r.x + 2, 4, cur, "[%s]", off ? " " : "x");
+        ui_textf(y, r.x + 2, 4, cur, "[%s]", select_excluded(app_sel(), it->name) ? " " : "x");
         int nw = r.w / 2 > 24 ? 24 : r.w / 2 < 14 ? 14 : r.w / 2;
-        ui_text(y, r.x + 6, nw - 1, ui.sel.paths[it->path] ? 0 : ui_attr(ROLE_DIM), it->name);
+        ui_text(y, r.x + 6, nw - 1, app_sel()->paths[it->path] ? 0 : ui_attr(ROLE_DIM), it->name);
         int x = r.x + 6 + nw;
         if (it->avail == it->total)
             ui_textf(y, x, r.w - (x - r.x), ui_attr(ROLE_OK), "%s available", ui_glyph(G_YES));
@@ -113,27 +110,25 @@ void pathspanel_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitb
     }
 }
 
-void pathspanel_activate(int k)
+void panel_impls_toggle(struct selection *sel, int k)
 {
     if (k < 0 || k >= nitems)
         return;
     if (!items[k].name)
-        ui.sel.paths[items[k].path] = !ui.sel.paths[items[k].path];
+        sel->paths[items[k].path] = !sel->paths[items[k].path];
     else
-        model_toggle_impl((enum path)items[k].path, items[k].name);
-    model_rebuild();
+        select_toggle_excluded(sel, items[k].name);
 }
 
-void pathspanel_all(int on)
+void panel_impls_all(struct selection *sel, int on)
 {
     for (int p = 0; p < PATH_COUNT; p++)
-        ui.sel.paths[p] = on;
-    ui.noff = 0;
-    model_rebuild();
+        sel->paths[p] = on;
+    sel->nexcl = 0;
 }
 
 /* The whole story of an item, for the details line. */
-void pathspanel_detail(int k, char *buf, size_t n)
+void panel_impls_detail(int k, char *buf, size_t n)
 {
     if (k < 0 || k >= nitems) {
         buf[0] = 0;

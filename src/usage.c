@@ -1,10 +1,7 @@
-/* accelscope: what a machine's crypto acceleration is worth. */
+/* The text of `accelscope --help`. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd.h"
-#include "ui.h"
-#include "worker.h"
 
 void cmd_usage(FILE *o)
 {
@@ -28,6 +25,7 @@ void cmd_usage(FILE *o)
 "  -p, --paths LIST       c (portable C, 'no-asm'), asm (OpenSSL, crypto extensions masked),\n"
 "                         hw (crypto instructions), kernel (AF_ALG), or 'all' (default)\n"
 "  -i, --impl LIST        only these implementation names (see 'accelscope info')\n"
+"  -x, --exclude LIST     never these implementation names\n"
 "  -t, --threads N        N workers at once, each on a CPU of its own, throughput summed\n"
 "                         (1 to the CPUs this process may use; default 1)\n"
 "  -T, --time SECONDS     timed seconds per cell, over 5 samples (0.01 to 600; default 0.3)\n"
@@ -48,30 +46,4 @@ void cmd_usage(FILE *o)
 "  NO_COLOR                             TUI without colour\n"
 "Exit status: 0 ok; 1 a cell crashed, timed out, failed or gave wrong output; 2 bad usage.\n",
         o);
-}
-
-int main(int argc, char **argv)
-{
-    if (argc >= 2 && !strcmp(argv[1], "__worker"))
-        return worker_main(argc - 1, argv + 1);
-    if (argc < 2)
-        return ui_main(0);
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        cmd_usage(stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        printf("accelscope %s\n", ACCELSCOPE_VERSION);
-        return 0;
-    }
-    if (!strcmp(cmd, "info"))
-        return cmd_info(argc - 1, argv + 1);
-    if (!strcmp(cmd, "run"))
-        return cmd_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "demo"))
-        return argc == 2 ? ui_main(1) : (fprintf(stderr, "accelscope demo takes no arguments\n"), EXIT_USAGE);
-    fprintf(stderr, "accelscope: unknown command '%s'; accepted: info, run, demo, --help, --version "
-                    "(no command opens the TUI)\n", cmd);
-    return EXIT_USAGE;
 }

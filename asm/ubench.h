@@ -1,0 +1,29 @@
+/* The instruction microbenchmark loops of asm/x86_64/ubench.S, with the calling convention of
+ * direct.h (System V AMD64). A loop runs on any CPU with its instructions; which may run is
+ * decided in C (src/silicon.c, from CPUID and the deny list). Plain declarations: compiles
+ * everywhere, only x86_64 builds assemble the loops. */
+#ifndef ACCELSCOPE_ASM_UBENCH_H
+#define ACCELSCOPE_ASM_UBENCH_H
+
+#include <stdint.h>
+
+/* Each loop, timed by backends/microbench.c for src/silicon.c, runs iters iterations of an
+ * unrolled body of UBENCH_UNROLL instructions of one kind, either one dependent chain (_lat: each
+ * instruction waits for the last) or independent chains (_tp: enough in flight to fill the
+ * units); the caller times them with RDTSC. */
+#define UBENCH_UNROLL 24
+void ubench_add_lat(uint64_t iters); /* dependent 64-bit adds: one core cycle each */
+void ubench_aesenc_lat(uint64_t iters);
+void ubench_aesenc_tp(uint64_t iters);
+void ubench_vaesenc_lat(uint64_t iters); /* VAES on ymm */
+void ubench_vaesenc_tp(uint64_t iters);
+void ubench_pclmul_lat(uint64_t iters);
+void ubench_pclmul_tp(uint64_t iters);
+void ubench_vpclmul_lat(uint64_t iters); /* VPCLMULQDQ on ymm */
+void ubench_vpclmul_tp(uint64_t iters);
+void ubench_sha256rnds2_lat(uint64_t iters);
+void ubench_sha256rnds2_tp(uint64_t iters);
+void ubench_sha1rnds4_lat(uint64_t iters);
+void ubench_sha1rnds4_tp(uint64_t iters);
+
+#endif

@@ -1,0 +1,67 @@
+/* The instruction loops of src/microbench.h: asm/x86_64/ubench.S timed with RDTSC, nothing
+ * else between the two reads. */
+#include "microbench.h"
+
+#include <stdio.h>
+
+#if defined(__x86_64__)
+
+#include "ubench.h"
+
+static const struct loops {
+    void (*lat)(uint64_t);
+    void (*tp)(uint64_t);
+} loops[SIL_COUNT] = {
+    [SIL_AESENC] = { ubench_aesenc_lat, ubench_aesenc_tp },
+    [SIL_VAESENC] = { ubench_vaesenc_lat, ubench_vaesenc_tp },
+    [SIL_PCLMULQDQ] = { ubench_pclmul_lat, ubench_pclmul_tp },
+    [SIL_VPCLMULQDQ] = { ubench_vpclmul_lat, ubench_vpclmul_tp },
+    [SIL_SHA256RNDS2] = { ubench_sha256rnds2_lat, ubench_sha256rnds2_tp },
+    [SIL_SHA1RNDS4] = { ubench_sha1rnds4_lat, ubench_sha1rnds4_tp },
+};
+
+static double tsc_run(void (*fn)(uint64_t), uint64_t iters)
+{
+    uint64_t t0 = __builtin_ia32_rdtsc();
+    fn(iters);
+    uint64_t t1 = __builtin_ia32_rdtsc();
+    return (double)(t1 - t0) / ((double)iters * UBENCH_UNROLL);
+}
+
+int microbench_check(char *why, size_t n)
+{
+    (void)why, (void)n;
+    return 0;
+}
+
+double microbench_add(uint64_t iters)
+{
+    return tsc_run(ubench_add_lat, iters);
+}
+
+double microbench_insn(enum silicon_insn insn, int throughput, uint64_t iters)
+{
+    return tsc_run(throughput ? loops[insn].tp : loops[insn].lat, iters);
+}
+
+#else
+
+int microbench_check(char *why, size_t n)
+{
+    snprintf(why, n, "no instruction microbenchmarks for this architecture");
+    return -1;
+}
+
+double microbench_add(uint64_t iters)
+{
+    (void)iters;
+    return 0;
+}
+
+double microbench_insn(enum silicon_insn insn, int throughput, uint64_t iters)
+{
+    (void)insn, (void)throughput, (void)iters;
+    return 0;
+}
+
+#endif

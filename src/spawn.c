@@ -1,0 +1,108 @@
+/* Child processes and standard descriptors (see spawn.h). */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+/* In the child, makes fd `to` a copy of `from` that survives exec. dup2(x, x) is a no-op
+ * that keeps close-on-exec, which is what pipe2(O_CLOEXEC) gave: when this process runs with
+ * fd 1 or 2 closed, the pipe's write end can be 1 or 2 itself. Async-signal-safe. */
+static int child_dup(int from, int to)
+{
+    if (from == to)
+        return fcntl(to, F_SETFD, 0);
+    return dup2(from, to) < 0 ? -1 : 0;
+}
+
+/* Everything between fork and exec: only async-signal-safe calls. */
+static void child(const char *path, char *const argv[], char *const envp[], int w,
+                  pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the parent died before the line above: nobody reads us */
+        _exit(127);
+    if (w == 0) { /* stdin would replace it below: move it out of the way first */
+        w = fcntl(0, F_DUPFD_CLOEXEC, 3);
+        if (w < 0)
+            _exit(127);
+    }
+    if (child_dup(w, 1) || child_dup(w, 2))
+        _exit(127);
+    int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (nul >= 0 && child_dup(nul, 0))
+        _exit(127);
+    if (envp)
+        execve(path, argv, envp);
+    else
+        execv(path, argv);
+    static const char msg[] = "error cannot exec ";
+    if (write(1, msg, sizeof msg - 1) >= 0 && write(1, path, strlen(path)) >= 0 &&
+        write(1, "\n", 1) >= 0) {
+    }
+    _exit(127);
+}
+
+pid_t spawn_piped(const char *path, char *const argv[], char *const envp[], int *fd,
+                  char *why, size_t n)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC)) {
+        snprintf(why, n, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t parent = getpid(), pid = fork();
+    if (pid < 0) {
+        snprintf(why, n, "fork: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0)
+        child(path, argv, envp, p[1], parent);
+    close(p[1]);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    *fd = p[0];
+    return pid;
+}
+
+static void std_fds(void)
+{
+    for (int want = 0; want <= 2; want++) {
+        if (fcntl(want, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        /* open returns the lowest free descriptor: `want`, since lower ones are open. */
+        int fd = open("/dev/null", want ? O_WRONLY : O_RDONLY);
+        if (fd >= 0 && fd != want) {
+            dup2(fd, want);
+            close(fd);
+        }
+    }
+}
+
+static void check_stdout(void)
+{
+    /* fclose also reports an error of an earlier, already flushed write (ferror). */
+    int earlier = ferror(stdout);
+    errno = 0;
+    int failed = fclose(stdout) != 0;
+    if (!failed && !earlier)
+        return;
+    fprintf(stderr, "accelscope: write error on standard output: %s\n",
+            failed && errno ? strerror(errno) : "an earlier write failed");
+    _exit(1);
+}
+
+void spawn_stdio_init(void)
+{
+    static int done;
+    if (done++)
+        return;
+    std_fds();
+    atexit(check_stdout);
+}

@@ -1,0 +1,299 @@
+/* The measurement session, headless: derived figures on hand-built cells, the selection's
+ * round trip through a `run` command line, a run with failing cells, cancel, excludes, the
+ * thread cap, and the ceilings child. Workers are real (ACCELSCOPE_BIN, default
+ * ./accelscope); the faults come from the test-only fault backend. */
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cmd.h"
+#include "derive.h"
+#include "engine.h"
+#include "registry.h"
+#include "session.h"
+#include "silicon.h"
+
+static struct cell mk(const char *alg, const char *name, size_t bytes, enum res_status st,
+                      double mb, double lo, double hi)
+{
+    struct cell c = { .impl = registry_find(alg, name), .bytes = bytes };
+    c.r.status = st;
+    c.r.mb_per_s = mb;
+    c.r.mb_min = lo;
+    c.r.mb_max = hi;
+    return c;
+}
+
+/* Figures compare only within one algorithm at one size: a 16 KiB cell is never "xN" against
+ * a 16 B one (the sizes view once divided by the slowest of any size). */
+static void test_derive(void)
+{
+    struct cell c[] = {
+        mk("md5", "portable", 16, RES_OK, 100, 95, 105),
+        mk("md5", "portable", 16384, RES_OK, 600, 590, 610),
+        mk("md5", "openssl", 16, RES_OK, 50, 49, 51),
+        mk("md5", "openssl", 16384, RES_OK, 300, 299, 301),
+        mk("md5", "openssl-int", 16, RES_WRONG, 10, 10, 10),    /* failed: never slowest */
+        mk("md5", "openssl-int", 16384, RES_OK, 590, 580, 601), /* overlaps the best: tie */
+        mk("sha256", "portable", 16, RES_OK, 30, 29, 31),
+    };
+    size_t n = sizeof c / sizeof c[0];
+    for (size_t i = 0; i < n; i++)
+        CHECK(c[i].impl, "cell %zu has an implementation", i);
+    derive_cells(c, n);
+    CHECK(c[0].d.slowest == 50 && c[2].d.slowest == 50, "16 B column: slowest 50, got %g %g",
+          c[0].d.slowest, c[2].d.slowest);
+    CHECK(c[1].d.slowest == 300, "16 KiB column: slowest of its own size, got %g", c[1].d.slowest);
+    CHECK(c[1].d.speedup == 2.0, "16 KiB portable x2 over openssl at 16 KiB, got %g", c[1].d.speedup);
+    CHECK(c[0].d.speedup == 2.0 && c[2].d.speedup == 1.0, "16 B speed-ups 2 and 1, got %g %g",
+          c[0].d.speedup, c[2].d.speedup);
+    CHECK(c[4].d.speedup == 0 && !c[4].d.best, "a wrong cell gets no speed-up and no star");
+    CHECK(c[0].d.best && !c[0].d.tie && !c[2].d.best, "16 B: portable best, alone");
+    CHECK(c[1].d.best && c[5].d.best && c[1].d.tie && c[5].d.tie && !c[3].d.best,
+          "16 KiB: portable and openssl-int tie (ranges overlap), openssl not best");
+    CHECK(c[6].d.slowest == 30 && c[6].d.best && c[6].d.speedup == 1.0,
+          "another algorithm is its own column");
+    c[1].decrypt = 1; /* another direction is another column */
+    derive_cells(c, n);
+    CHECK(c[1].d.slowest == 600 && c[3].d.slowest == 300 && !c[5].d.tie,
+          "decrypt cell in its own column: %g %g", c[1].d.slowest, c[3].d.slowest);
+}
+
+/* Splits a command line at spaces (the names involved have none). */
+static int split(char *line, char **argv, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(line, " ", &save); w && n < max;
+         w = strtok_r(NULL, " ", &save))
+        argv[n++] = w;
+    return n;
+}
+
+static int same_plan(const struct session *a, const struct session *b)
+{
+    if (session_ncells(a) != session_ncells(b))
+        return 0;
+    for (size_t i = 0; i < session_ncells(a); i++) {
+        const struct cell *x = session_cell(a, i), *y = session_cell(b, i);
+        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt)
+            return 0;
+    }
+    return 1;
+}
+
+/* The selection printed as a `run` command line, parsed by `run`, gives the same cells. */
+static void round_trip(const char *label, void (*edit)(struct selection *))
+{
+    struct session *s = session_new();
+    char why[256];
+    edit(session_sel_edit(s, why, sizeof why));
+    session_rebuild(s);
+    char *line = session_cmdline(s);
+    CHECK(!strncmp(line, "accelscope run", 14), "%s: '%s' starts as a run command", label, line);
+    char copy[4096], *argv[64];
+    snprintf(copy, sizeof copy, "%s", line);
+    int argc = split(copy, argv, 64);
+    struct session *t = session_new();
+    struct run_opts o = { 0 };
+    int rc = run_parse(argc - 1, argv + 1, session_sel_edit(t, why, sizeof why), &o);
+    session_rebuild(t);
+    const struct selection *x = session_sel(s), *y = session_sel(t);
+    CHECK(rc == 0, "%s: '%s' parses (rc %d)", label, line, rc);
+    CHECK(same_plan(s, t) && session_ncells(s) > 0, "%s: '%s' gives the same %zu cells", label,
+          line, session_ncells(s));
+    CHECK(x->threads == y->threads && x->seconds == y->seconds && x->decrypt == y->decrypt &&
+              x->nexcl == y->nexcl && x->nimpls == y->nimpls,
+          "%s: threads, time, direction, includes, excludes survive '%s'", label, line);
+    free(line);
+    session_free(s);
+    session_free(t);
+}
+
+static void edit_none(struct selection *s) { (void)s; }
+
+static void edit_all(struct selection *s)
+{
+    char why[512];
+    select_algs(s, "sha256,aes-128-cbc,md5", why, sizeof why);
+    select_sizes(s, "16k,64,1M", why, sizeof why);
+    select_paths(s, "c,hw", why, sizeof why);
+    select_excludes(s, "direct", why, sizeof why);
+    s->threads = 1;
+    s->seconds = 0.123456789;
+    s->decrypt = 1;
+}
+
+static void edit_impls(struct selection *s)
+{
+    char why[512];
+    select_algs(s, "md5", why, sizeof why);
+    select_impls(s, "portable,openssl", why, sizeof why);
+}
+
+struct counts {
+    int start, sample, done, run_done;
+};
+
+static void count(struct session *s, enum session_event ev, size_t cell, void *arg)
+{
+    struct counts *c = arg;
+    (void)s;
+    (void)cell;
+    c->start += ev == SESSION_CELL_START;
+    c->sample += ev == SESSION_CELL_SAMPLE;
+    c->done += ev == SESSION_CELL_DONE;
+    c->run_done += ev == SESSION_RUN_DONE;
+}
+
+/* A session measuring algs x sizes on the named implementations and paths for seconds. */
+static struct session *session_of(const char *algs, const char *sizes, const char *impls,
+                                  const char *paths, double seconds)
+{
+    struct session *s = session_new();
+    char why[512];
+    struct selection *sel = session_sel_edit(s, why, sizeof why);
+    CHECK(!select_algs(sel, algs, why, sizeof why) && !select_sizes(sel, sizes, why, sizeof why) &&
+              !select_impls(sel, impls, why, sizeof why) && !select_paths(sel, paths, why, sizeof why),
+          "selection %s / %s / %s / %s: %s", algs, sizes, impls, paths, why);
+    sel->seconds = seconds;
+    session_rebuild(s);
+    return s;
+}
+
+/* md5 portable verifies; fault-crash traps; fault-wrong lies: the tally says which is which. */
+static void test_failing_cells(void)
+{
+    struct session *s = session_of("md5,sha256", "64", "portable,fault-crash,fault-wrong", "c,hw", 0.02);
+    char why[512];
+    struct counts c = { 0 };
+    session_set_listener(s, count, &c);
+    CHECK(session_ncells(s) == 4, "4 cells (md5 portable, sha256 portable + 2 faults), got %zu",
+          session_ncells(s));
+    CHECK(session_run(s, why, sizeof why) == 0, "run starts: %s", why);
+    struct session_tally t;
+    session_tally(s, &t);
+    CHECK(t.ok == 2 && t.failed == 2 && t.pending == 0 && t.cancelled == 0,
+          "2 ok, 2 failed: ok %zu failed %zu pending %zu", t.ok, t.failed, t.pending);
+    CHECK(c.start == 4 && c.done == 4 && c.run_done == 1 && c.sample > 0,
+          "events: start %d done %d run_done %d sample %d", c.start, c.done, c.run_done, c.sample);
+    for (size_t i = 0; i < session_ncells(s); i++) {
+        const struct cell *x = session_cell(s, i);
+        if (!strcmp(x->impl->name, "fault-crash"))
+            CHECK(x->r.status == RES_CRASHED && x->d.speedup == 0, "crash: crashed, no figure");
+        if (!strcmp(x->impl->name, "fault-wrong"))
+            CHECK(x->r.status == RES_WRONG && !x->d.best, "wrong: wrong output, never best");
+    }
+    session_free(s);
+}
+
+/* Cancel keeps what was measured, marks the running cell, leaves the rest pending. */
+static void test_cancel(void)
+{
+    struct session *s = session_of("md5", "16,64,256,1024", "portable", "all", 0.05);
+    char why[512];
+    CHECK(session_start(s, why, sizeof why) == 0, "md5 has no ceiling model: starts at once");
+    CHECK(session_sel_edit(s, why, sizeof why) == NULL && strstr(why, "running"),
+          "the selection is locked while running: %s", why);
+    struct pollfd fds[8];
+    while (session_running(s) && session_cell(s, 0)->r.status != RES_OK) {
+        poll(fds, (nfds_t)session_pollfds(s, fds, 8), 100);
+        session_step(s);
+    }
+    CHECK(session_cancel(s) == 1 && !session_running(s), "cancelled");
+    struct session_tally t;
+    session_tally(s, &t);
+    CHECK(t.ok == 1 && t.cancelled == 1 && t.pending == 2,
+          "one kept, one cancelled, two pending: ok %zu cancelled %zu pending %zu", t.ok,
+          t.cancelled, t.pending);
+    CHECK(session_cancel(s) == 0, "nothing left to cancel");
+    session_free(s);
+}
+
+static void test_excludes_and_threads(void)
+{
+    struct session *s = session_new();
+    char why[512];
+    struct selection *sel = session_sel_edit(s, why, sizeof why);
+    select_algs(sel, "md5", why, sizeof why);
+    select_toggle_excluded(sel, "portable");
+    session_rebuild(s);
+    int has = 0;
+    for (size_t i = 0; i < session_ncells(s); i++)
+        has |= !strcmp(session_cell(s, i)->impl->name, "portable");
+    CHECK(!has && session_ncells(s) > 0, "excluded portable is not in the plan");
+    select_toggle_excluded(sel, "portable");
+    CHECK(sel->nexcl == 0, "toggled back");
+    CHECK(select_excludes(sel, "no-such-impl", why, sizeof why) && strstr(why, "accepted"),
+          "unknown exclusion refused with what is accepted");
+    cpu_set_t mine;
+    long online;
+    int max = session_max_threads(&online);
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        CHECK(max == CPU_COUNT(&mine), "thread cap is the affinity: %d", max);
+    char big[16];
+    snprintf(big, sizeof big, "%d", max + 1);
+    CHECK(select_threads(sel, big, max, why, sizeof why) && strstr(why, "accepted"),
+          "one thread more than the cap refused: %s", why);
+    session_free(s);
+}
+
+/* Lists of any length: 146 x "sha256," then md5 selects both (it was cut at 1023 bytes). */
+static void test_long_lists(void)
+{
+    struct selection sel;
+    select_defaults(&sel);
+    char list[2048] = "", why[512];
+    for (int i = 0; i < 146; i++)
+        strcat(list, "sha256,");
+    strcat(list, "md5");
+    CHECK(select_algs(&sel, list, why, sizeof why) == 0 && sel.nalgs == 2 &&
+              !strcmp(sel.algs[1]->id, "md5"),
+          "long list: %d algorithms, %s", sel.nalgs, why);
+}
+
+/* The ceilings come from the child as a struct; every cell's limit agrees with the model. */
+static void test_ceilings(void)
+{
+    struct session *s = session_new();
+    char why[512];
+    select_algs(session_sel_edit(s, why, sizeof why), "aes-128-cbc,sha256,md5", why, sizeof why);
+    session_rebuild(s);
+    session_ceilings_start(s);
+    struct pollfd fds[4];
+    for (int k = 0; k < 100 && !session_ceilings_ready(s); k++) {
+        poll(fds, (nfds_t)session_pollfds(s, fds, 4), 100);
+        session_step(s);
+    }
+    CHECK(session_ceilings_ready(s), "ceilings answered within 10 s");
+    const struct silicon *l = silicon_get();
+    if (!l->ok)
+        UNAVAILABLE("ceilings", l->why);
+    for (size_t i = 0; i < session_ncells(s); i++) {
+        const struct cell *c = session_cell(s, i);
+        double mb;
+        int has = silicon_ceiling(c->impl->alg, c->decrypt, &mb, why, sizeof why) == 0;
+        CHECK(has ? c->limit_mb_per_s == mb && mb > 0 : c->limit_mb_per_s == 0,
+              "%s/%s: ceiling %g matches the model's answer (%s)", c->impl->alg, c->impl->name,
+              c->limit_mb_per_s, has ? "has one" : why);
+    }
+    session_free(s);
+}
+
+int main(void)
+{
+    setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
+    const char *bin = getenv("ACCELSCOPE_BIN");
+    engine_set_exe(bin ? bin : "./accelscope");
+    test_derive();
+    round_trip("defaults", edit_none);
+    round_trip("edited", edit_all);
+    round_trip("includes", edit_impls);
+    test_long_lists();
+    test_excludes_and_threads();
+    test_failing_cells();
+    test_cancel();
+    test_ceilings();
+    return check_done();
+}

@@ -1,0 +1,36 @@
+/* accelscope: what a machine's crypto acceleration is worth. The entry point, the one file
+ * that knows every layer: the commands of src/, the TUI of ui/; backends arrive by linking. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "spawn.h"
+#include "ui.h"
+#include "worker.h"
+
+int main(int argc, char **argv)
+{
+    spawn_stdio_init();
+    if (argc >= 2 && !strcmp(argv[1], "__worker"))
+        return worker_main(argc - 1, argv + 1);
+    if (argc < 2)
+        return ui_main(0);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        cmd_usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("accelscope %s\n", ACCELSCOPE_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "info"))
+        return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "demo"))
+        return argc == 2 ? ui_main(1) : (fprintf(stderr, "accelscope demo takes no arguments\n"), EXIT_USAGE);
+    fprintf(stderr, "accelscope: unknown command '%s'; accepted: info, run, demo, --help, --version "
+                    "(no command opens the TUI)\n", cmd);
+    return EXIT_USAGE;
+}

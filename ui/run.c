@@ -1,0 +1,102 @@
+/* Measuring from the TUI: the `r` key, the progress line, and the one status line a run
+ * leaves when it ends. The session runs the cells (src/session.h); this only asks and tells. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+static double pressed; /* when r started the run: "done in" counts from there */
+
+void run_key(void)
+{
+    int queued = session_queued(ui.s);
+    if (session_cancel(ui.s)) {
+        if (queued)
+            ui_set_status(0, "run cancelled before it started");
+        return; /* else the session's SESSION_RUN_DONE writes the status */
+    }
+    char why[512];
+    pressed = ui_now();
+    switch (session_start(ui.s, why, sizeof why)) {
+    case 0: /* a plan of unavailable cells only has already ended and said so */
+        if (session_running(ui.s))
+            ui_set_status(0, "measuring %zu cells; r or Esc cancels", session_ncells(ui.s));
+        break;
+    case 1:
+        ui_set_status(0, "measuring the silicon's limits first (under a second)%s r or Esc "
+                         "cancels", ui_glyph(G_ELLIPSIS));
+        break;
+    default:
+        ui_set_status(1, "%s", why);
+        break;
+    }
+}
+
+int run_cancel_key(void)
+{
+    if (!session_running(ui.s))
+        return 0;
+    run_key();
+    return 1;
+}
+
+/* ", 2 failed" when n is not 0. */
+static int part(char *b, size_t n, size_t count, const char *what)
+{
+    return count ? snprintf(b, n, ", %zu %s", count, what) : 0;
+}
+
+/* Once per run, when it ends: what it amounts to, failures and cells left unmeasured said
+ * as plainly as the ones measured. */
+static void done_status(void)
+{
+    struct session_tally t;
+    session_tally(ui.s, &t);
+    char tail[320] = "";
+    int k = 0;
+    k += part(tail + k, sizeof tail - (size_t)k, t.failed, "failed (see their rows)");
+    k += part(tail + k, sizeof tail - (size_t)k, t.cancelled, "cancelled");
+    k += part(tail + k, sizeof tail - (size_t)k, t.pending, "not reached");
+    part(tail + k, sizeof tail - (size_t)k, t.unavailable, "unavailable here");
+    if (t.cancelled || t.pending)
+        ui_set_status(t.failed != 0, "cancelled: %zu cells measured are kept%s", t.ok, tail);
+    else
+        ui_set_status(t.failed != 0, "done in %.1f s: %zu cells measured%s", ui_now() - pressed,
+                      t.ok, tail);
+}
+
+void run_event(enum session_event ev)
+{
+    if (ev == SESSION_RUN_DONE)
+        done_status();
+}
+
+static const char *dur(double s, char *b, size_t n)
+{
+    if (s < 60)
+        snprintf(b, n, "%.1f s", s);
+    else
+        snprintf(b, n, "%d min %02d s", (int)s / 60, (int)s % 60);
+    return b;
+}
+
+/* "cell 3 of 24  aes-128-gcm hardware/openssl 16 KiB  3/5 samples  2.1 s elapsed  ~5 s left" */
+void run_progress_draw(int y, int w)
+{
+    struct session_progress p;
+    session_progress(ui.s, &p);
+    ui_fill(y, 0, w, ui_attr(ROLE_TAB_ON));
+    if (!p.active || p.cell >= session_ncells(ui.s))
+        return;
+    const struct cell *c = session_cell(ui.s, p.cell);
+    char sz[32], el[32], left[32];
+    ui_textf(y, 1, w - 2, ui_attr(ROLE_TAB_ON),
+             "cell %zu of %zu %s %s %s/%s %s %s %d/%d samples %s %s elapsed %s ~%s left "
+             "%s r/Esc cancels",
+             p.done + 1, p.total, ui_glyph(G_DOT), c->impl->alg, path_label[c->impl->path],
+             c->impl->name, ui_size(c->bytes, sz, sizeof sz), ui_glyph(G_DOT), c->r.samples,
+             c->r.samples_wanted * (c->r.threads ? c->r.threads : 1), ui_glyph(G_DOT),
+             dur(p.elapsed, el, sizeof el), ui_glyph(G_DOT), dur(p.eta, left, sizeof left),
+             ui_glyph(G_DOT));
+}
