@@ -9,6 +9,9 @@ int cmd_run(int argc, char **argv);
 /* What `run` takes besides the selection. */
 struct run_opts {
     const char *csv; /* --csv FILE, "-" = stdout, NULL = none */
+    const char *out; /* --out FILE: written by its extension (export.h), NULL = none */
+    const char *against; /* --against FILE.csv: a saved run compared with this one */
+    int no_save;     /* --no-save: do not keep the run in the results folder (store.h) */
     int force;
     int quiet;
 };
@@ -17,6 +20,7 @@ struct selection;
  * exit status after a message on stderr (--help prints and exits 0). */
 int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o);
 int cmd_info(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 void cmd_usage(FILE *out);
 
 #define EXIT_USAGE 2

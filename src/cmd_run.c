@@ -8,10 +8,15 @@
 
 #include "cmd.h"
 #include "cpu.h"
+#include "compare.h"
 #include "env.h"
 #include "csv.h"
+#include "export.h"
 #include "report.h"
 #include "session.h"
+#include "store.h"
+
+enum { OPT_NO_SAVE = 0x100, OPT_AGAINST };
 
 static const struct option longs[] = {
     { "algorithms", required_argument, 0, 'a' }, { "sizes", required_argument, 0, 's' },
@@ -20,7 +25,8 @@ static const struct option longs[] = {
     { "time", required_argument, 0, 'T' },       { "decrypt", no_argument, 0, 'd' },
     { "csv", required_argument, 0, 'c' },        { "force", no_argument, 0, 'f' },
     { "quiet", no_argument, 0, 'q' },            { "help", no_argument, 0, 'h' },
-    { 0, 0, 0, 0 },
+    { "out", required_argument, 0, 'o' },        { "no-save", no_argument, 0, OPT_NO_SAVE },
+    { "against", required_argument, 0, OPT_AGAINST }, { 0, 0, 0, 0 },
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -55,8 +61,8 @@ static int option_error(int c, const char *arg)
             return usage_error("%s", msg);
         }
     }
-    return usage_error("unknown option '%s'; accepted: -a -s -p -i -x -t -T -d -c -f -q -h "
-                       "(see --help)", what);
+    return usage_error("unknown option '%s'; accepted: -a -s -p -i -x -t -T -d -c -o -f -q -h "
+                       "--no-save --against (see --help)", what);
 }
 
 /* One option into the selection; 0 or the exit status. */
@@ -76,6 +82,9 @@ static int option(int c, struct selection *sel, struct run_opts *o)
     case 'c': o->csv = optarg; break;
     case 'f': o->force = 1; break;
     case 'q': o->quiet = 1; break;
+    case 'o': o->out = optarg; break;
+    case OPT_NO_SAVE: o->no_save = 1; break;
+    case OPT_AGAINST: o->against = optarg; break;
     default: return -1;
     }
     return bad ? usage_error("%s", why) : 0;
@@ -87,7 +96,7 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
     optind = 1;
     opterr = 0;
     int c, rc;
-    while (optopt = 0, (c = getopt_long(argc, argv, ":a:s:p:i:x:t:T:c:dfqh", longs, NULL)) != -1) {
+    while (optopt = 0, (c = getopt_long(argc, argv, ":a:s:p:i:x:t:T:c:o:dfqh", longs, NULL)) != -1) {
         if (c == 'h') {
             cmd_usage(stdout);
             exit(0);
@@ -105,6 +114,10 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
         return usage_error("%s", why);
     if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
         return usage_error("%s", why);
+    if (o->out && export_check_dest(o->out, o->force, why, sizeof why))
+        return usage_error("%s", why);
+    if (o->csv && o->out && !strcmp(o->csv, o->out))
+        return usage_error("--csv and --out name the same file '%s'", o->out);
     return 0;
 }
 
@@ -123,7 +136,49 @@ static void show_progress(struct session *s, enum session_event ev, size_t i, vo
             c->r.samples_wanted * c->r.threads, c->r.mb_per_s);
 }
 
-static int finish(struct session *s, const struct run_opts *o)
+/* The live machine beside a saved run: the saved one is A, the reference of the ratios. */
+static void against(FILE *out, const struct csvread_set *saved, const struct cell *cells,
+                    size_t n)
+{
+    struct csvread_set sets[2] = { *saved };
+    struct compare_table t;
+    char why[256];
+    csvread_from_cells(cells, n, "this run", &sets[1]);
+    if (compare_build(sets, 2, 0, &t, why, sizeof why))
+        fprintf(stderr, "accelscope run: --against: %s\n", why);
+    else {
+        compare_only(&t, t.nsides - 1); /* what this run measured */
+        fputc('\n', out);
+        compare_write(out, &t, COMPARE_TEXT);
+        compare_free(&t);
+    }
+    csvread_free(&sets[1]);
+}
+
+/* Files besides the table; 0, or 1 when one could not be written. */
+static int write_files(const struct cell *cells, size_t n, const struct run_opts *o)
+{
+    char why[600], saved[4200];
+    int rc = 0;
+    if (o->csv && csv_write_file(o->csv, o->force, cells, n, why, sizeof why)) {
+        fprintf(stderr, "accelscope run: %s\n", why);
+        rc = 1;
+    }
+    if (o->out && export_write_file(o->out, o->force, cells, n, why, sizeof why)) {
+        fprintf(stderr, "accelscope run: %s\n", why);
+        rc = 1;
+    }
+    /* A run that could not be kept is said, but costs neither the table nor the files. */
+    if (!o->no_save) {
+        if (store_save(cells, n, saved, sizeof saved, why, sizeof why))
+            fprintf(stderr, "accelscope run: not saved: %s (--no-save turns saving off)\n", why);
+        else if (!o->quiet)
+            fprintf(stderr, "accelscope run: saved to %s\n", saved);
+    }
+    return rc;
+}
+
+static int finish(struct session *s, const struct run_opts *o, const struct csvread_set *vs)
 {
     size_t n = session_ncells(s);
     const struct cell *cells = session_cell(s, 0);
@@ -131,13 +186,10 @@ static int finish(struct session *s, const struct run_opts *o)
     FILE *table = o->csv && !strcmp(o->csv, "-") ? stderr : stdout;
     if (!o->quiet)
         report_table(table, cells, n);
-    if (o->csv) {
-        char why[512];
-        if (csv_write_file(o->csv, o->force, cells, n, why, sizeof why)) {
-            fprintf(stderr, "accelscope run: %s\n", why);
-            return 1;
-        }
-    }
+    if (vs)
+        against(table, vs, cells, n);
+    if (write_files(cells, n, o))
+        return 1;
     struct session_tally t;
     session_tally(s, &t);
     /* A cell that did not give a figure it should have is a failure, cancelled ones too. */
@@ -154,17 +206,25 @@ int cmd_run(int argc, char **argv)
         session_free(s);
         return rc;
     }
+    /* The saved side is read before measuring: a bad file costs no run. */
+    struct csvread_set vs;
+    if (o.against && csvread_file(o.against, &vs, why, sizeof why)) {
+        session_free(s);
+        return usage_error("--against: %s", why);
+    }
     session_rebuild(s);
     int tty = isatty(2) && !o.quiet;
     if (tty)
         session_set_listener(s, show_progress, NULL);
-    if (session_run(s, why, sizeof why) < 0) {
-        session_free(s);
-        return usage_error("%s", why);
+    if (session_run(s, why, sizeof why) < 0)
+        rc = usage_error("%s", why);
+    else {
+        if (tty)
+            fprintf(stderr, "\r\033[K");
+        rc = finish(s, &o, o.against ? &vs : NULL);
     }
-    if (tty)
-        fprintf(stderr, "\r\033[K");
-    rc = finish(s, &o);
+    if (o.against)
+        csvread_free(&vs);
     session_free(s);
     return rc;
 }

@@ -56,13 +56,25 @@ static void num(FILE *f, const char *fmt, double v, int have)
     field(f, b, 0);
 }
 
+void csv_timestamp(time_t t, char *buf, size_t n)
+{
+    struct tm tm;
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+}
+
+const char *csv_direction(const struct cell *c)
+{
+    /* Direction applies to ciphers and AEADs; digests and RNGs have none. */
+    const struct algo *a = algo_find(c->impl->alg);
+    int dir = a && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
+    return !dir ? "" : c->decrypt ? "decrypt" : "encrypt";
+}
+
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
 {
     const struct machine *m = machine_get();
     char ts[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    csv_timestamp(time(NULL), ts, sizeof ts);
     for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
         field(f, columns[c], c + 1 == sizeof columns / sizeof columns[0]);
     for (size_t i = 0; i < n; i++) {
@@ -76,10 +88,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         field(f, m->kernel, 0);
         field(f, m->openssl, 0);
         field(f, w->impl->alg, 0);
-        /* Direction applies to ciphers and AEADs; digests and RNGs have none. */
-        const struct algo *a = algo_find(w->impl->alg);
-        int dir = a && (a->kind == ALGO_CIPHER || a->kind == ALGO_AEAD);
-        field(f, !dir ? "" : w->decrypt ? "decrypt" : "encrypt", 0);
+        field(f, csv_direction(w), 0);
         field(f, path_id[w->impl->path], 0);
         field(f, w->impl->name, 0);
         snprintf(b, sizeof b, "%zu", w->bytes);
@@ -175,11 +184,11 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn)
     return 0;
 }
 
-int csv_write_file(const char *path, int force, const struct cell *rows, size_t n,
-                   char *why, size_t wn)
+int csv_write_atomic(const char *path, int force, int (*fill)(FILE *f, void *arg), void *arg,
+                     char *why, size_t wn)
 {
     if (!strcmp(path, "-")) {
-        if (csv_write_stream(stdout, rows, n) || fflush(stdout)) {
+        if (fill(stdout, arg) || fflush(stdout)) {
             snprintf(why, wn, "writing to standard output: %s", strerror(errno));
             return -1;
         }
@@ -204,7 +213,7 @@ int csv_write_file(const char *path, int force, const struct cell *rows, size_t 
         close(fd);
         goto remove_tmp;
     }
-    if (csv_write_stream(f, rows, n) || fflush(f) || fsync(fileno(f))) {
+    if (fill(f, arg) || fflush(f) || fsync(fileno(f))) {
         snprintf(why, wn, "writing %s: %s", path, strerror(errno));
         fclose(f);
         goto remove_tmp;
@@ -233,4 +242,22 @@ int csv_write_file(const char *path, int force, const struct cell *rows, size_t 
 remove_tmp:
     unlink(tmp);
     return -1;
+}
+
+struct cells_arg {
+    const struct cell *rows;
+    size_t n;
+};
+
+static int fill_cells(FILE *f, void *arg)
+{
+    const struct cells_arg *a = arg;
+    return csv_write_stream(f, a->rows, a->n);
+}
+
+int csv_write_file(const char *path, int force, const struct cell *rows, size_t n,
+                   char *why, size_t wn)
+{
+    struct cells_arg a = { rows, n };
+    return csv_write_atomic(path, force, fill_cells, &a, why, wn);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "cell.h"
 
@@ -22,6 +23,16 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn);
  * "-" writes to stdout. 0, or -1 and why (nothing is left behind). */
 int csv_write_file(const char *path, int force, const struct cell *rows, size_t n,
                    char *why, size_t wn);
+
+/* The timestamp column: t as "2026-11-30T22:15:30Z" (UTC). */
+void csv_timestamp(time_t t, char *buf, size_t n);
+/* The direction column: "encrypt" or "decrypt" for ciphers and AEADs, "" otherwise. */
+const char *csv_direction(const struct cell *c);
+
+/* The atomic write behind csv_write_file, for any content: fill(f, arg) writes it (0, or -1
+ * on a write error) to a temporary file beside path, renamed into place as above. */
+int csv_write_atomic(const char *path, int force, int (*fill)(FILE *f, void *arg), void *arg,
+                     char *why, size_t wn);
 
 /* Quotes a field for RFC 4180 into out. */
 void csv_quote(const char *in, char *out, size_t n);

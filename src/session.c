@@ -23,6 +23,18 @@
 
 enum ceil_state { CEIL_NONE, CEIL_MEASURING, CEIL_READY };
 
+/* The ceilings are the machine's, not a session's: one child per process measures them, and
+ * every session (the TUI's and the demo's) adopts the answer, so two sets of microbenchmarks
+ * never run side by side. The child sends one struct silicon through the pipe. */
+static struct {
+    enum ceil_state state;
+    pid_t pid;
+    int fd;
+    struct silicon buf;
+    size_t got;
+} ceilings = { .pid = -1, .fd = -1 };
+static int live_sessions; /* the child is stopped when the last session goes */
+
 struct session {
     struct selection sel;
     struct plan plan;
@@ -35,12 +47,7 @@ struct session {
     unsigned char *avail;
     char (*why)[200];
 
-    /* The ceilings child: it sends one struct silicon through the pipe. */
-    enum ceil_state ceil;
-    pid_t ceil_pid;
-    int ceil_fd;
-    struct silicon ceil_buf;
-    size_t ceil_got;
+    int ceil_seen;         /* the process's ceilings are applied to this plan */
 
     /* The run. */
     int active, queued;
@@ -50,6 +57,7 @@ struct session {
     double t0, cell_t0;    /* monotonic start of the run and of the cell */
     double busy;           /* seconds spent on cells that really ran */
     size_t ran;            /* how many of those */
+    int resume;            /* this run measures only the cells without a result */
 };
 
 static double mono(void)
@@ -73,22 +81,23 @@ struct session *session_new(void)
     /* The kernel's drivers become implementations before the plan lists them. */
     registry_discover();
     select_defaults(&s->sel);
-    s->ceil_fd = -1;
-    s->ceil_pid = -1;
+    live_sessions++;
     session_rebuild(s);
     return s;
 }
 
-static void ceilings_stop(struct session *s)
+static void ceilings_stop(void)
 {
-    if (s->ceil_fd >= 0)
-        close(s->ceil_fd);
-    s->ceil_fd = -1;
-    if (s->ceil_pid > 0) {
-        kill(s->ceil_pid, SIGKILL);
-        waitpid(s->ceil_pid, NULL, 0);
+    if (ceilings.fd >= 0)
+        close(ceilings.fd);
+    ceilings.fd = -1;
+    if (ceilings.pid > 0) {
+        kill(ceilings.pid, SIGKILL);
+        waitpid(ceilings.pid, NULL, 0);
     }
-    s->ceil_pid = -1;
+    ceilings.pid = -1;
+    if (ceilings.state == CEIL_MEASURING)
+        ceilings.state = CEIL_NONE; /* a later session measures them again */
 }
 
 void session_free(struct session *s)
@@ -96,7 +105,8 @@ void session_free(struct session *s)
     if (!s)
         return;
     session_cancel(s);
-    ceilings_stop(s);
+    if (--live_sessions == 0)
+        ceilings_stop();
     plan_free(&s->plan);
     free(s->avail);
     free(s->why);
@@ -191,12 +201,13 @@ static const struct cell *find_old(const struct plan *old, const struct cell *c)
     return NULL;
 }
 
-static void ceiling_of(const struct session *s, struct cell *c)
+static void ceiling_of(struct cell *c)
 {
     char why[300];
     double mb;
     c->limit_mb_per_s = 0;
-    if (s->ceil == CEIL_READY && silicon_ceiling(c->impl->alg, c->decrypt, &mb, why, sizeof why) == 0)
+    if (ceilings.state == CEIL_READY &&
+        silicon_ceiling(c->impl->alg, c->decrypt, &mb, why, sizeof why) == 0)
         c->limit_mb_per_s = mb;
 }
 
@@ -224,7 +235,7 @@ void session_rebuild(struct session *s)
             c->r = o->r;
         else
             mark_unavailable(s, c);
-        ceiling_of(s, c);
+        ceiling_of(c);
     }
     plan_free(&old);
     derive_cells(s->plan.cells, s->plan.n);
@@ -261,65 +272,76 @@ static void ceilings_child(int fd)
     _exit(0);
 }
 
-static void ceilings_ready(struct session *s, const struct silicon *got, const char *fail)
+static void ceilings_ready(const struct silicon *got, const char *fail)
 {
-    ceilings_stop(s);
+    ceilings_stop();
     if (got)
         silicon_adopt(got);
     else
         silicon_adopt_failure(fail);
-    s->ceil = CEIL_READY;
+    ceilings.state = CEIL_READY;
+}
+
+/* This session's cells get the ceilings once they are known; 1 when that happened now. */
+static int ceilings_apply(struct session *s)
+{
+    if (ceilings.state != CEIL_READY || s->ceil_seen)
+        return 0;
+    s->ceil_seen = 1;
     for (size_t i = 0; i < s->plan.n; i++)
-        ceiling_of(s, &s->plan.cells[i]);
+        ceiling_of(&s->plan.cells[i]);
     tell(s, SESSION_CEILINGS, SIZE_MAX);
+    return 1;
 }
 
 void session_ceilings_start(struct session *s)
 {
-    if (s->ceil != CEIL_NONE)
-        return;
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0) {
-        ceilings_ready(s, NULL, strerror(errno));
-        return;
+    if (ceilings.state == CEIL_NONE) {
+        int p[2];
+        pid_t pid = -1;
+        if (pipe2(p, O_CLOEXEC) == 0) {
+            fflush(NULL);
+            if ((pid = fork()) == 0) {
+                close(p[0]);
+                ceilings_child(p[1]);
+            }
+            close(p[1]);
+            if (pid < 0)
+                close(p[0]);
+        }
+        if (pid < 0) {
+            ceilings_ready(NULL, strerror(errno));
+        } else {
+            fcntl(p[0], F_SETFL, O_NONBLOCK); /* session_step() reads whatever has come */
+            ceilings.state = CEIL_MEASURING;
+            ceilings.pid = pid;
+            ceilings.fd = p[0];
+            ceilings.got = 0;
+        }
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        ceilings_child(p[1]);
-    }
-    close(p[1]);
-    if (pid < 0) {
-        close(p[0]);
-        ceilings_ready(s, NULL, strerror(errno));
-        return;
-    }
-    fcntl(p[0], F_SETFL, O_NONBLOCK); /* session_step() reads whatever has come */
-    s->ceil = CEIL_MEASURING;
-    s->ceil_pid = pid;
-    s->ceil_fd = p[0];
-    s->ceil_got = 0;
+    ceilings_apply(s);
 }
 
 int session_ceilings_ready(const struct session *s)
 {
-    return s->ceil == CEIL_READY;
+    (void)s;
+    return ceilings.state == CEIL_READY;
 }
 
-static void ceilings_input(struct session *s)
+static void ceilings_input(void)
 {
-    ssize_t k = read(s->ceil_fd, (char *)&s->ceil_buf + s->ceil_got,
-                     sizeof s->ceil_buf - s->ceil_got);
+    if (ceilings.fd < 0)
+        return;
+    ssize_t k = read(ceilings.fd, (char *)&ceilings.buf + ceilings.got, sizeof ceilings.buf - ceilings.got);
     if (k < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (k > 0) {
-        s->ceil_got += (size_t)k;
-        if (s->ceil_got == sizeof s->ceil_buf)
-            ceilings_ready(s, &s->ceil_buf, NULL);
+        ceilings.got += (size_t)k;
+        if (ceilings.got == sizeof ceilings.buf)
+            ceilings_ready(&ceilings.buf, NULL);
         return;
     }
-    ceilings_ready(s, NULL, k < 0 ? strerror(errno) : "the measuring child died before answering");
+    ceilings_ready(NULL, k < 0 ? strerror(errno) : "the measuring child died before answering");
 }
 
 /* ---- running ---- */
@@ -378,7 +400,8 @@ static void advance(struct session *s)
     }
 }
 
-/* Every cell that can run goes back to pending; what cannot says why. */
+/* Every cell that can run goes back to pending (with s->resume, only the cells without a
+ * result: pending or cancelled); what cannot run says why. */
 static void begin(struct session *s)
 {
     s->queued = 0;
@@ -389,6 +412,8 @@ static void begin(struct session *s)
     s->t0 = mono();
     for (size_t i = 0; i < s->plan.n; i++) {
         struct cell *c = &s->plan.cells[i];
+        if (s->resume && c->r.status != RES_PENDING && c->r.status != RES_CANCELLED)
+            continue;
         memset(&c->r, 0, sizeof c->r);
         c->r.status = RES_PENDING;
         c->r.threads = s->sel.threads;
@@ -421,7 +446,21 @@ static int refuse(const struct session *s, char *why, size_t n)
     return 0;
 }
 
+static int start(struct session *s, char *why, size_t n);
+
 int session_start(struct session *s, char *why, size_t n)
+{
+    s->resume = 0;
+    return start(s, why, n);
+}
+
+int session_resume(struct session *s, char *why, size_t n)
+{
+    s->resume = 1;
+    return start(s, why, n);
+}
+
+static int start(struct session *s, char *why, size_t n)
 {
     if (s->active || s->queued) {
         snprintf(why, n, "a measurement is already running");
@@ -439,7 +478,7 @@ int session_start(struct session *s, char *why, size_t n)
         modelled = silicon_has_model(s->plan.cells[i].impl->alg);
     if (modelled)
         session_ceilings_start(s);
-    if (s->ceil == CEIL_MEASURING) {
+    if (ceilings.state == CEIL_MEASURING) {
         s->queued = 1;
         return 1;
     }
@@ -451,6 +490,7 @@ int session_cancel(struct session *s)
 {
     if (s->queued) {
         s->queued = 0;
+        tell(s, SESSION_RUN_DONE, SIZE_MAX);
         return 1;
     }
     if (!s->active)
@@ -479,8 +519,8 @@ int session_queued(const struct session *s)
 int session_pollfds(const struct session *s, struct pollfd *fds, int max)
 {
     int k = 0;
-    if (s->ceil_fd >= 0 && k < max)
-        fds[k++] = (struct pollfd){ .fd = s->ceil_fd, .events = POLLIN };
+    if (ceilings.fd >= 0 && k < max)
+        fds[k++] = (struct pollfd){ .fd = ceilings.fd, .events = POLLIN };
     if (s->e)
         k += engine_pollfds(s->e, fds + k, max - k);
     return k;
@@ -501,13 +541,11 @@ int session_timeout_ms(const struct session *s)
 int session_step(struct session *s)
 {
     int changed = 0;
-    if (s->ceil_fd >= 0) {
-        ceilings_input(s);
-        if (s->ceil == CEIL_READY) {
-            changed = 1;
-            if (s->queued)
-                begin(s);
-        }
+    ceilings_input();
+    if (ceilings_apply(s)) {
+        changed = 1;
+        if (s->queued)
+            begin(s);
     }
     if (!s->e)
         return changed;

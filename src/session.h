@@ -93,8 +93,12 @@ const struct cell *session_cell(const struct session *s, size_t i);
 /* Starts measuring the plan: 0 started, 1 queued until the ceilings are known, -1 refused
  * (nothing selected, a size an algorithm refuses, no implementation matches: why says so). */
 int session_start(struct session *s, char *why, size_t n);
+/* As session_start(), but the cells that already have a result keep it: only pending and
+ * cancelled cells are measured (the demo resumes after a pause). */
+int session_resume(struct session *s, char *why, size_t n);
 /* Stops the run: the cell running becomes cancelled, the cells after it stay pending, every
- * figure measured is kept. A queued run is dropped. Returns 1 when there was one. */
+ * figure measured is kept. A queued run is dropped. Either way the listener hears
+ * SESSION_RUN_DONE. Returns 1 when there was a run. */
 int session_cancel(struct session *s);
 int session_running(const struct session *s);  /* a run is going or queued */
 int session_queued(const struct session *s);   /* queued, waiting for the ceilings */

@@ -104,5 +104,10 @@ void spawn_stdio_init(void)
     if (done++)
         return;
     std_fds();
+    /* Into a file or a pipe, whole outputs (help, info, a table) leave in the final flush,
+     * whose errno names the failure; a larger output still fails with exit 1. */
+    static char buf[1 << 16];
+    if (!isatty(1))
+        setvbuf(stdout, buf, _IOFBF, sizeof buf);
     atexit(check_stdout);
 }

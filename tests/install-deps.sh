@@ -21,6 +21,11 @@ done
 want_cpuid=""
 case "$arch" in x86_64|i?86) pkg-config --exists libcpuid 2>/dev/null || want_cpuid=libcpuid-dev ;; esac
 extra=""
+if [ "$profile" = check ]; then
+    # The export tests render the SVG chart and count its colours.
+    command -v rsvg-convert >/dev/null 2>&1 || extra="$extra librsvg2-bin"
+    /usr/bin/python3 -c 'import PIL' 2>/dev/null || extra="$extra python3-pil"
+fi
 if [ "$profile" = screenshots ]; then
     # Debian's own python3 (a pyenv one earlier on PATH has no PIL): the renderer uses it.
     /usr/bin/python3 -c 'import PIL' 2>/dev/null || extra="$extra python3-pil"

@@ -9,6 +9,8 @@ cd "$top" || exit 2
 . tests/tally.sh
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+# Every `run` keeps its result (store.h): here, never in the user's home.
+export XDG_DATA_HOME="$log/xdg"
 pass=0 fail=0 broken=""
 
 # suite NAME COMMAND...: runs it, echoes its output, counts its closing line.

@@ -153,6 +153,105 @@ static void test_run_csv(const char *dir)
     unsetenv("ACCELSCOPE_TEST_FAULTS");
 }
 
+
+/* `compare`: bad usage and bad files exit 2 with what is wrong; two machines side by side in
+ * every format. */
+static void test_compare(const char *dir)
+{
+    char args[1024], csv[512];
+    static const struct bad bads[] = {
+        { "compare", "no file" },
+        { "compare tests/data/no-such.csv", "No such file" },
+        { "compare --json --markdown tests/data/epyc-milan.csv", "one format at a time" },
+        { "compare --bogus tests/data/epyc-milan.csv", "--markdown" },
+        { "compare tests/data/epyc-milan.csv tests/data/malformed-quote.csv",
+          "malformed-quote.csv: line 4, column 27: unterminated quoted field" },
+        { "compare tests/data/malformed-number.csv", "line 5, column 14 (mb_per_s)" },
+        { "compare tests/data/malformed-binary.csv", "no 'algorithm' column" },
+        { "compare tests", "folder" },
+        { "compare - -", "only once" },
+    };
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        int rc = sh(bads[i].args);
+        CHECK(rc == 2 && strstr(err, bads[i].says), "'%s': exit 2 (got %d), says '%s': %s",
+              bads[i].args, rc, bads[i].says, err);
+    }
+    const char *two = "tests/data/epyc-milan.csv tests/data/westmere-qemu.csv";
+    snprintf(args, sizeof args, "compare %s", two);
+    CHECK(sh(args) == 0 && strstr(out, "A  vm / AMD EPYC") && strstr(out, "B  vm / Westmere") &&
+          strstr(out, "B/A"), "compare: two CPUs side by side: %s", err);
+    snprintf(args, sizeof args, "compare --impl --markdown %s", two);
+    CHECK(sh(args) == 0 && strstr(out, "| Size | Path | Implementation | A MB/s | B MB/s | B vs A |"),
+          "compare --impl --markdown");
+    snprintf(csv, sizeof csv, "%s/cmp.json", dir);
+    snprintf(args, sizeof args, "compare --json %s", two);
+    FILE *f = sh(args) == 0 ? fopen(csv, "w") : NULL;
+    if (f) {
+        fputs(out, f);
+        fclose(f);
+    }
+    snprintf(args, sizeof args, "python3 -m json.tool %s >/dev/null", csv);
+    CHECK(f && system(args) == 0, "compare --json parses (python3 -m json.tool)");
+    snprintf(csv, sizeof csv, "%s/cmp.csv", dir);
+    snprintf(args, sizeof args, "compare --csv %s %s", csv, two);
+    static struct csvr c;
+    char *text = NULL;
+    CHECK(sh(args) == 0 && (text = csvr_slurp(csv)) && csvr_parse(&c, text) == 0 &&
+          c.nrows == 1 + 2 * 32 && csvr_col(&c, "ratio") >= 0, "compare --csv FILE: 64 rows");
+    csvr_free(&c);
+    free(text);
+    CHECK(sh(args) == 2 && strstr(err, "--force"), "compare --csv: no clobber");
+    snprintf(args, sizeof args, "compare tests/data/old-schema.csv tests/data/extra-columns.csv");
+    CHECK(sh(args) == 0 && strstr(out, "x1.00"), "older and newer schemas compare: %s", err);
+}
+
+/* `run --out` by extension, `--against`, and the results folder. */
+static void test_out_save(const char *dir)
+{
+    char args[1024], p[512], xdg[512];
+    const char *q = "run -a sha256 -s 16 -p hw -i openssl --time 0.01";
+    snprintf(p, sizeof p, "%s/x.txt", dir);
+    snprintf(args, sizeof args, "%s --out %s", q, p);
+    CHECK(sh(args) == 2 && strstr(err, ".md") && strstr(err, ".svg") && !exists(p),
+          "--out x.txt: exit 2 naming the extensions, no file: %s", err);
+    snprintf(args, sizeof args, "%s --against tests/data/malformed-fields.csv", q);
+    CHECK(sh(args) == 2 && strstr(err, "line 3, column 26") && !strstr(out, "sha256"),
+          "--against a malformed file: exit 2 before measuring: %s", err);
+    static const char *const ext[] = { "csv", "md", "json", "svg" };
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/out.%s", dir, ext[i]);
+        snprintf(args, sizeof args, "%s --no-save --out %s", q, p);
+        CHECK(sh(args) == 0 && exists(p), "--out .%s written: %s", ext[i], err);
+        CHECK(!strstr(err, "saved to"), "--no-save: nothing saved");
+    }
+    snprintf(args, sizeof args, "%s --no-save --out %s/out.md", q, dir);
+    CHECK(sh(args) == 2 && strstr(err, "--force"), "--out: no clobber");
+
+    snprintf(args, sizeof args, "%s --against tests/data/epyc-milan.csv", q);
+    CHECK(sh(args) == 0 && strstr(out, "A  vm / ") && strstr(out, "B/A") &&
+          strstr(out, "this run"), "--against: the compare table after the run: %s", err);
+    CHECK(!strstr(out, "md5") && !strstr(out, "16 KiB"), "--against: only what this run "
+          "measured, not every row of the saved file");
+
+    snprintf(xdg, sizeof xdg, "%s/xdg/accelscope/results/", dir);
+    CHECK(sh(q) == 0 && strstr(err, "saved to ") && strstr(err, xdg), "run saved under "
+          "$XDG_DATA_HOME: %s", err);
+    char *path = strstr(err, xdg), first[600];
+    snprintf(first, sizeof first, "%.*s", path ? (int)strcspn(path, "\n") : 0, path ? path : "");
+    snprintf(args, sizeof args, "compare %s", first);
+    CHECK(*first && sh(args) == 0 && strstr(out, "hardware"), "the saved run loads: %s", err);
+    CHECK(sh(q) == 0 && strstr(err, xdg) && !strstr(err, first), "a second run, another file");
+    snprintf(p, sizeof p, "%s/out.csv", dir);
+    setenv("XDG_DATA_HOME", p, 1); /* a file where the folder should be */
+    snprintf(args, sizeof args, "%s --csv %s/kept.csv", q, dir);
+    CHECK(sh(args) == 0 && strstr(err, "not saved") && strstr(out, "openssl"),
+          "a run that cannot be saved says so, keeps its table and exit 0: %s", err);
+    snprintf(p, sizeof p, "%s/kept.csv", dir);
+    CHECK(exists(p), "... and its --csv file");
+    snprintf(p, sizeof p, "%s/xdg", dir);
+    setenv("XDG_DATA_HOME", p, 1);
+}
+
 int main(void)
 {
     bin = getenv("ACCELSCOPE_BIN");
@@ -161,9 +260,15 @@ int main(void)
     char dir[] = "/tmp/accelscope-t_cli-XXXXXX";
     if (!mkdtemp(dir) || !mkdtemp(capture))
         return 1;
+    /* Runs are saved: into this test's folder, never the user's home. */
+    char xdg[sizeof dir + 8];
+    snprintf(xdg, sizeof xdg, "%s/xdg", dir);
+    setenv("XDG_DATA_HOME", xdg, 1);
     test_help();
     test_bad_input(dir);
     test_run_csv(dir);
+    test_compare(dir);
+    test_out_save(dir);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, capture);
     CHECK(system(cmd) == 0, "cleanup");

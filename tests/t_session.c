@@ -278,6 +278,32 @@ static void test_ceilings(void)
               "%s/%s: ceiling %g matches the model's answer (%s)", c->impl->alg, c->impl->name,
               c->limit_mb_per_s, has ? "has one" : why);
     }
+    /* A second session (the demo's) adopts them: no second child, ready at once. */
+    struct session *t = session_new();
+    session_ceilings_start(t);
+    CHECK(session_ceilings_ready(t) && session_pollfds(t, fds, 4) == 0,
+          "a second session shares the ceilings without measuring again");
+    session_free(t);
+    session_free(s);
+}
+
+/* Resume measures only what has no result; a queued run cancelled still ends the run. */
+static void test_resume(void)
+{
+    struct session *s = session_of("md5", "16,64", "portable", "all", 0.02);
+    char why[512];
+    CHECK(session_run(s, why, sizeof why) == 0, "first run");
+    double first = session_cell(s, 0)->r.mb_per_s;
+    struct counts c = { 0 };
+    session_set_listener(s, count, &c);
+    CHECK(session_resume(s, why, sizeof why) == 0, "resume starts");
+    struct pollfd fds[8];
+    while (session_running(s)) {
+        poll(fds, (nfds_t)session_pollfds(s, fds, 8), 100);
+        session_step(s);
+    }
+    CHECK(c.start == 0 && c.run_done == 1 && session_cell(s, 0)->r.mb_per_s == first,
+          "nothing left to measure: no cell started (%d), figures kept", c.start);
     session_free(s);
 }
 
@@ -295,5 +321,6 @@ int main(void)
     test_failing_cells();
     test_cancel();
     test_ceilings();
+    test_resume();
     return check_done();
 }

@@ -113,9 +113,9 @@ void demo_step(void)
     session_step(ds);
     if (paused)
         return;
-    /* Its session's run waits for the silicon's ceilings; while the TUI's own are being
-     * measured, a second set of microbenchmarks would run beside them: the stage waits. */
-    if (!loaded && (ui.standalone_demo || session_ceilings_ready(ui.s))) {
+    /* The ceilings are the process's: the demo's run waits for the same child as the TUI's
+     * (session_start queues it), never a second set of microbenchmarks. */
+    if (!loaded) {
         loaded = 1;
         load();
         return;
@@ -146,8 +146,8 @@ int demo_key(int ch)
     if (holding) {
         hold_until = ui_now() + DEMO_HOLD;
     } else {
-        char why[256];
-        if (session_start(ds, why, sizeof why) < 0)
+        char why[256]; /* the paths measured before the pause keep their figures */
+        if (session_resume(ds, why, sizeof why) < 0)
             ui_set_status(1, "demo: %s", why);
     }
     return 1;

@@ -26,11 +26,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "info"))
         return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
         return argc == 2 ? ui_main(1) : (fprintf(stderr, "accelscope demo takes no arguments\n"), EXIT_USAGE);
-    fprintf(stderr, "accelscope: unknown command '%s'; accepted: info, run, demo, --help, --version "
+    fprintf(stderr, "accelscope: unknown command '%s'; accepted: info, run, compare, demo, --help, --version "
                     "(no command opens the TUI)\n", cmd);
     return EXIT_USAGE;
 }

@@ -11,6 +11,7 @@ old=${1:-990c922}
 rounds=${2:-2}
 [ $# -ge 2 ] && shift 2 || shift $#
 work=$(mktemp -d)
+export XDG_DATA_HOME="$work/xdg" # runs are saved: not into the home folder
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1; rm -rf "$work"' EXIT
 git worktree add --detach "$work/old" "$old" >/dev/null 2>&1 || { echo "cannot check out $old"; exit 2; }
 make -C "$work/old" --no-print-directory accelscope >/dev/null 2>&1 || { echo "cannot build $old"; exit 2; }

@@ -15,6 +15,7 @@ make --no-print-directory -s BUILD="$build" "$build/tests/bench/aead_loop" || ex
 rounds=${ROUNDS:-3}
 secs=${SECONDS_PER_CELL:-1}
 tmp=$(mktemp -d)
+export XDG_DATA_HOME="$tmp/xdg" # runs are saved: not into the home folder
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 

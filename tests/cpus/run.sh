@@ -19,6 +19,7 @@ START=$(date +%s)
 PASS=0 FAIL=0
 LOG=build/cpus-logs
 mkdir -p "$LOG"
+export XDG_DATA_HOME="$(pwd)/$LOG/xdg" # runs are saved: not into the home folder
 ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
 suite() { # suite NAME LOGFILE: adds the suite's closing line

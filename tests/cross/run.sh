@@ -21,6 +21,7 @@ PASS=0
 FAIL=0
 LOG=build/cross-logs
 mkdir -p "$LOG"
+export XDG_DATA_HOME="$(pwd)/$LOG/xdg" # runs are saved: not into the home folder
 ok() { PASS=$((PASS + 1)); echo "ok: $*"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL: $*"; }
 check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }

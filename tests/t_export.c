@@ -1,0 +1,177 @@
+/* `run --out` / the TUI's export by extension (export.h) on hand-built cells: the SVG parses
+ * as XML and renders (rsvg-convert) to a PNG where each measured path's bar shows in its
+ * colour and a failed one has none; the JSON parses (python3 -m json.tool) and carries the
+ * machine and every cell; the Markdown has a table per algorithm with its rows and statuses;
+ * unknown extensions are refused; files are never clobbered without force. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "csv.h"
+#include "derive.h"
+#include "export.h"
+#include "fakecells.h"
+#include "csvread.h" /* tests/csvread.h: csvr_slurp */
+
+static char dir[] = "/tmp/acs-export.XXXXXX";
+
+/* Four paths at two sizes, one algorithm with a direction; the kernel cell of the largest
+ * size failed when kernel_fails. */
+static size_t cells(struct cell *c, int kernel_fails)
+{
+    size_t n = 0;
+    static const char *const impl[] = { "portable", "openssl-int", "openssl", "kernel" };
+    for (int i = 0; i < 4; i++)
+        for (int s = 0; s < 2; s++)
+            c[n++] = fake_cell("sha256", impl[i], s ? 16384 : 16,
+                               kernel_fails && i == 3 && s ? RES_UNAVAILABLE : RES_OK,
+                               (100.0 + 50 * s) * (1 << i));
+    c[n++] = fake_cell("aes-128-gcm", "openssl", 1024, RES_OK, 900);
+    c[n++] = fake_cell("aes-128-gcm", "portable", 1024, RES_WRONG, 0);
+    derive_cells(c, n);
+    return n;
+}
+
+static int sh(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int have(const char *cmd)
+{
+    char b[256];
+    snprintf(b, sizeof b, "command -v %s >/dev/null 2>&1", cmd);
+    return sh(b) == 0;
+}
+
+/* Pixels of each path colour in png, as "c asm hw kernel" counts. */
+static int colour_counts(const char *png, long counts[4])
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c 'import sys\nfrom PIL import Image\n"
+             "im = Image.open(sys.argv[1]).convert(\"RGB\")\n"
+             "want = [(0xd6,0x27,0x28), (0xe8,0xb1,0x00), (0x2c,0xa0,0x2c), (0x17,0xbe,0xcf)]\n"
+             "n = [0, 0, 0, 0]\n"
+             "for p in im.getdata():\n"
+             "    for i, w in enumerate(want):\n"
+             "        if max(abs(p[k] - w[k]) for k in range(3)) <= 6: n[i] += 1\n"
+             "print(*n)' %s > %s/counts", png, dir);
+    if (sh(cmd))
+        return -1;
+    snprintf(cmd, sizeof cmd, "%s/counts", dir);
+    FILE *f = fopen(cmd, "r");
+    int k = f ? fscanf(f, "%ld %ld %ld %ld", &counts[0], &counts[1], &counts[2], &counts[3]) : 0;
+    if (f)
+        fclose(f);
+    return k == 4 ? 0 : -1;
+}
+
+static void test_svg(int kernel_fails)
+{
+    struct cell c[16];
+    size_t n = cells(c, kernel_fails);
+    char svg[256], png[256], why[512], cmd[1024];
+    snprintf(svg, sizeof svg, "%s/chart%d.svg", dir, kernel_fails);
+    snprintf(png, sizeof png, "%s/chart%d.png", dir, kernel_fails);
+    CHECK(export_write_file(svg, 0, c, n, why, sizeof why) == 0, "svg written: %s", why);
+    snprintf(cmd, sizeof cmd, "python3 -c 'import sys, xml.etree.ElementTree as E; "
+             "r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith(\"svg\"), r.tag' %s", svg);
+    CHECK(sh(cmd) == 0, "SVG parses as XML");
+    char *text = csvr_slurp(svg);
+    CHECK(text && strstr(text, "sha256, 16 KiB") && strstr(text, "aes-128-gcm encrypt, 1 KiB"),
+          "a chart per algorithm at its largest size");
+    free(text);
+    if (!have("rsvg-convert") || sh("/usr/bin/python3 -c 'import PIL' 2>/dev/null")) {
+        UNAVAILABLE("SVG rendering", "rsvg-convert (librsvg2-bin) or python3-pil missing: run "
+                    "tests/install-deps.sh check");
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "rsvg-convert -o %s %s", png, svg);
+    CHECK(sh(cmd) == 0, "rsvg-convert renders it");
+    long k[4] = { 0 };
+    CHECK(colour_counts(png, k) == 0, "PNG colours counted");
+    /* The legend's swatch is 16 x 16 = 256 pixels; a bar of 18 px height and at least 60 px
+     * wide is over 1000. */
+    static const char *const name[] = { "no-asm red", "asm yellow", "hardware green",
+                                        "kernel cyan" };
+    for (int p = 0; p < 4; p++) {
+        int bar = !(kernel_fails && p == 3);
+        CHECK(bar ? k[p] > 1000 : k[p] > 100 && k[p] < 400, "%s: %s (%ld pixels)", name[p],
+              bar ? "bar drawn" : "legend only, no bar for the failed cell", k[p]);
+    }
+}
+
+static void test_md_json_csv(void)
+{
+    struct cell c[16];
+    size_t n = cells(c, 1);
+    char p[256], why[512], cmd[1024];
+    snprintf(p, sizeof p, "%s/t.md", dir);
+    CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
+    char *md = csvr_slurp(p);
+    CHECK(md && lines_starting(md, "| Path | Implementation | 16 B | 16 KiB |") == 1 &&
+          lines_starting(md, "| Path | Implementation | 1 KiB |") == 1, "Markdown: a table per "
+          "algorithm, sizes as columns");
+    CHECK(md && lines_starting(md, "| ") == 2 + 4 + 2, "Markdown: 4 + 2 implementation rows");
+    CHECK(md && strstr(md, "| kernel | kernel | 800.0 ×8.00 | n/a |") &&
+          strstr(md, "| no-asm | portable | WRONG |"), "Markdown: figures with xN over the "
+          "slowest; failed cells show their status, no figure");
+    CHECK(md && strstr(md, "## aes-128-gcm encrypt") && strstr(md, "- no-asm portable: no"),
+          "Markdown: direction in the heading, reasons listed");
+    free(md);
+
+    snprintf(p, sizeof p, "%s/t.JSON", dir);
+    CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "json written (case-insensitive "
+          "extension): %s", why);
+    snprintf(cmd, sizeof cmd, "python3 -m json.tool %s >/dev/null", p);
+    CHECK(sh(cmd) == 0, "python3 -m json.tool parses the JSON");
+    snprintf(cmd, sizeof cmd, "python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); "
+             "m = d[\"machine\"]; c = d[\"cells\"]; assert len(c) == %zu; "
+             "assert m[\"cpu\"] and m[\"kernel\"] and \"features\" in m and \"openssl_capabilities\" in m; "
+             "assert c[7][\"status\"] == \"unavailable\" and c[7][\"mb_per_s\"] is None and c[7][\"reason\"]; "
+             "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]' %s", n, p);
+    CHECK(sh(cmd) == 0, "JSON: machine metadata, every cell, no figure for a failed one");
+
+    snprintf(p, sizeof p, "%s/t.csv", dir);
+    CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "csv written: %s", why);
+    char *csv = csvr_slurp(p);
+    CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
+          "CSV: the run --csv schema, a row per cell");
+    free(csv);
+    CHECK(export_write_file(p, 0, c, n, why, sizeof why) == -1 && strstr(why, "--force"),
+          "an existing file is not replaced without force: %s", why);
+    CHECK(export_write_file(p, 1, c, n, why, sizeof why) == 0, "with force it is");
+}
+
+static void test_bad_names(void)
+{
+    static const char *const bad[] = { "x.txt", "x", "x.svg.bak", "-", "dir.md/x" };
+    char why[512];
+    enum export_format f;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(export_format_of(bad[i], &f, why, sizeof why) == -1 && strstr(why, ".csv") &&
+              strstr(why, ".md") && strstr(why, ".json") && strstr(why, ".svg"),
+              "'%s' refused, accepted extensions named: %s", bad[i], why);
+    CHECK(export_format_of("a/b.c/run.Svg", &f, why, sizeof why) == 0 && f == EXPORT_SVG,
+          "extension of the file name, any case");
+    CHECK(export_check_dest("/no/such/dir/x.md", 0, why, sizeof why) != 0 &&
+          strstr(why, "does not exist"), "destination checked as --csv's: %s", why);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_svg(0);
+    test_svg(1);
+    test_md_json_csv();
+    test_bad_names();
+    remove_dir(dir);
+    return check_done();
+}
