@@ -98,6 +98,13 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, bx, w - (bx - x), ui_attr(status_role(r->status)), msg);
         return;
     }
+    if (c->d.same_as && r->status == RES_OK) {
+        /* Not a second bar for one code: the difference would be noise (cell.h). */
+        ui_textf(y, bx, w - (bx - x), ui_attr(ROLE_DIM), "%s same code as %s %s: %s",
+                 ui_rate(r->mb_per_s, rate, sizeof rate), path_id[c->d.same_as->path],
+                 c->d.same_as->name, c->d.same_why);
+        return;
+    }
     double f = ui_scale(r->mb_per_s, row->lo, row->hi);
     ui_bar(y, bx, bw, f, pr);
     /* The ceiling where it falls on the scale; the heading names it when it is beyond. */
@@ -116,7 +123,10 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     if (c->d.speedup > 0) /* over the slowest of the same algorithm, size and direction */
         ui_textf(y, vx + 10, 7, ui_attr(ROLE_KEY), "%s%.1f%s", ui_glyph(G_TIMES), c->d.speedup,
                  c->d.tie ? "=" : "");
-    if (r->spread_pct > 5)
+    if (c->d.noisy) /* a figure, never a claim: no xN, no star */
+        ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM),
+                 r->ci_pct > 0 ? r->ci_pct : r->spread_pct);
+    else if (r->spread_pct > 5)
         ui_textf(y, vx + 17, 5, ui_attr(ROLE_WARN), "%s%.0f%%", ui_glyph(G_PM), r->spread_pct);
 }
 
@@ -157,7 +167,8 @@ void chart_details(int y, int w, const struct cell *c)
             snprintf(cyc, sizeof cyc, " %s %.2f cycles/B (%s)", ui_glyph(G_DOT),
                      r->cycles_per_byte, r->cycle_clock);
         /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
-        const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best" : "";
+        const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best"
+                         : c->d.noisy ? ", noisy: no claim" : "";
         ui_textf(y, 1, w - 2, A_NORMAL,
                  "%s: %s%s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
                  head, ui_rate(r->mb_per_s, a, sizeof a), rank, ui_rate(r->mb_min, lo, sizeof lo),

@@ -232,8 +232,14 @@ static void headline(int bg, const struct cell *c)
     double f = hw->r.mb_per_s / c->r.mb_per_s;
     snprintf(big, sizeof big, f >= 10 ? "x%.0f" : "x%.1f", f);
     int w = big_text(4, 2, big, ui_attr(ROLE_PATH_HW) | A_BOLD, 1);
-    ui_textf(5, 4 + w, ui.cols - 6 - w, ui_attr(ROLE_DEMO_BIG), "%s%.1f faster", ui_glyph(G_TIMES), f);
-    ui_text(7, 4 + w, ui.cols - 6 - w, bg, "hardware instructions vs portable C");
+    ui_textf(5, 4 + w, ui.cols - 6 - w, ui_attr(ROLE_DEMO_BIG), "%s%.1f faster%s", ui_glyph(G_TIMES),
+             f, hw->d.noisy || c->d.noisy ? " (noisy figures)" : "");
+    /* Never credit the hardware for what SIMD did: without the algorithm's crypto
+     * instructions, OpenSSL's default is its vector code (cell.h, same_as). */
+    if (hw->d.same_as)
+        ui_textf(7, 4 + w, ui.cols - 6 - w, bg, "SIMD code vs portable C: %s", hw->d.same_why);
+    else
+        ui_text(7, 4 + w, ui.cols - 6 - w, bg, "hardware instructions vs portable C");
 }
 
 struct lane {

@@ -141,6 +141,9 @@ static void grid_cell(int y, int x, const struct cell *c, int selected)
     if (c && c->r.status == RES_OK && c->d.best) {
         at = ui_attr(ROLE_BEST);
         strcat(t, c->d.tie ? "=" : "*");
+    } else if (c && c->r.status == RES_OK && (c->d.noisy || c->d.same_as)) {
+        at = ui_attr(ROLE_DIM); /* noisy: '~'; the same code as another row: '^' */
+        strcat(t, c->d.noisy ? "~" : "^");
     } else if (c && c->r.status != RES_OK && c->r.status != RES_PENDING &&
                c->r.status != RES_RUNNING) {
         at = c->r.status == RES_UNAVAILABLE ? ui_attr(ROLE_DIM) : ui_attr(ROLE_ERROR);
