@@ -37,10 +37,13 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
         const struct impl *im = cells[row].impl;
         fprintf(out, "  %-7s %-36s", path_id[im->path], im->name);
         const struct result *bad = NULL;
+        const struct cell *same = NULL;
         for (size_t z = 0; z < nsz; z++) {
-            const struct result *r = &cells[row + z].r;
-            if (r->status == RES_OK)
-                fprintf(out, " %10.1f", r->mb_per_s);
+            const struct cell *c = &cells[row + z];
+            const struct result *r = &c->r;
+            same = same ? same : c->d.same_as ? c : NULL;
+            if (r->status == RES_OK) /* ~: noisy, a figure but no claim */
+                fprintf(out, " %9.1f%c", r->mb_per_s, c->d.noisy ? '~' : ' ');
             else {
                 fprintf(out, " %10s", result_status_short(r->status));
                 if (!bad && r->status != RES_PENDING && r->status != RES_CANCELLED)
@@ -51,9 +54,24 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
             fprintf(out, "  x%.2f", cells[row + nsz - 1].d.speedup);
         if (bad)
             fprintf(out, "  %s", bad->reason);
+        else if (same)
+            fprintf(out, "  same code as %s %s: %s", path_id[same->d.same_as->path],
+                     same->d.same_as->name, same->d.same_why);
         fputc('\n', out);
     }
     fputc('\n', out);
+}
+
+/* What the marks mean, once, under the table. */
+static void legend(FILE *out, const struct cell *cells, size_t n)
+{
+    size_t noisy = 0;
+    for (size_t i = 0; i < n; i++)
+        noisy += cells[i].d.noisy;
+    if (noisy)
+        fprintf(out, "~ noisy (%zu cells): the 95%% interval of the median stayed wider than "
+                     "+-5%% or most samples were disturbed; no speed-up is claimed from them.\n",
+                noisy);
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)
@@ -66,4 +84,5 @@ void report_table(FILE *out, const struct cell *cells, size_t n)
         block(out, cells, i, j);
         i = j;
     }
+    legend(out, cells, n);
 }
