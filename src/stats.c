@@ -62,6 +62,12 @@ double stats_sample_mhz(const struct stats_sample *s, int vec)
     return a > 0 && b > 0 ? (a + b) / 2 : 0;
 }
 
+/* 1 when x is more than tol away from ref (relative to ref); tol 0: never. */
+static int off_by(double x, double ref, double tol)
+{
+    return tol > 0 && ref > 0 && x > 0 && fabs(x - ref) > tol * ref;
+}
+
 /* 1 when x is more than STATS_CLOCK_TOL away from ref (relative to ref). */
 static int off(double x, double ref)
 {
@@ -78,9 +84,11 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
         why |= STATS_STOLEN;
     /* Moved: relative to the slower of the two probes, so the rule is symmetric. */
     double lo = fmin(s->mhz0, s->mhz1), vlo = fmin(s->vrate0, s->vrate1);
-    if (off(fmax(s->mhz0, s->mhz1), lo) || off(fmax(s->vrate0, s->vrate1), vlo))
+    if (off(fmax(s->mhz0, s->mhz1), lo) ||
+        off_by(fmax(s->vrate0, s->vrate1), vlo, STATS_VECTOR_TOL))
         why |= STATS_CLOCK_MOVED;
-    if (off(stats_sample_mhz(s, 0), median_mhz) || off(stats_sample_mhz(s, 1), median_vrate))
+    if (off(stats_sample_mhz(s, 0), median_mhz) ||
+        off_by(stats_sample_mhz(s, 1), median_vrate, STATS_VECTOR_TOL))
         why |= STATS_CLOCK_OFF;
     return why;
 }
