@@ -15,12 +15,15 @@
  * and not the same code as another row take part in the claims below. */
 struct cell_derived {
     double slowest;   /* slowest figure of the column that takes part, MB/s; 0 = none */
-    double speedup;   /* this cell's figure over slowest; 0 when it takes no part */
+    double speedup;   /* this cell's figure over slowest: the median of the ratios of their
+                       * paired rounds (result.round_mb), else of their medians; 0 = none */
+    double speedup_ci_pct; /* half-width of the speed-up's 95 % interval, % of it; 0 unknown */
     int best;         /* the fastest cell of its column, or tied with it */
-    int tie;          /* best, and the 95 % interval of another best overlaps this one's: the
-                       * samples cannot tell them apart (stats_tie) */
-    int noisy;        /* verified, but its interval stayed wide or most rounds were disturbed:
-                       * a figure, never a claim */
+    int tie;          /* best, and the samples cannot tell it from another best: the paired
+                       * ratio's interval holds 1 (or, unpaired, the intervals overlap) */
+    int noisy;        /* verified, but the comparison is not: the speed-up's interval is wider
+                       * than +-5 % (unpaired: the figure's own). A figure, never a claim:
+                       * no xN shown, never best */
     const struct impl *same_as; /* the asm row this hardware row ran the same code as (its
                                  * capability vector enables none of the algorithm's crypto
                                  * instructions), or NULL */

@@ -38,7 +38,7 @@ static const char *const columns[] = {
     "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
-    "same_code_as",
+    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -70,8 +70,8 @@ const char *csv_direction(const struct cell *c)
     return !a || !algo_has_direction(a) ? "" : c->decrypt ? "decrypt" : "encrypt";
 }
 
-/* How far the figure can be trusted (stats.h): quiet or noisy, the 95 % interval of the
- * median, the rounds retaken as disturbed, the clock the samples ran at, how well the
+/* How far the figure can be trusted (stats.h): quiet or noisy (the figure itself), the 95 %
+ * interval of the median, the rounds retaken as disturbed, the clock the samples ran at, how well the
  * windows of -t N overlapped; and the row whose code a hardware row really ran. */
 static void quality(FILE *f, const struct cell *w)
 {
@@ -87,7 +87,12 @@ static void quality(FILE *f, const struct cell *w)
     num(f, "%.1f", r->overlap_pct, ok && r->threads > 1);
     snprintf(b, sizeof b, "%s%s%s", w->d.same_as ? path_id[w->d.same_as->path] : "",
              w->d.same_as ? "/" : "", w->d.same_as ? w->d.same_as->name : "");
-    field(f, b, 1);
+    field(f, b, 0);
+    /* The comparison within the column (derive.c): the speed-up over the slowest row from
+     * paired rounds, its interval, and whether a claim can rest on it. */
+    num(f, "%.4f", w->d.speedup, ok && w->d.speedup > 0);
+    num(f, "%.2f", w->d.speedup_ci_pct, ok && w->d.speedup_ci_pct > 0);
+    field(f, !ok || w->d.same_as ? "" : w->d.noisy ? "noisy" : "quiet", 1);
 }
 
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)

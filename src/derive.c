@@ -19,20 +19,56 @@ static int verified(const struct cell *c)
     return c->r.status == RES_OK && c->r.mb_per_s > 0;
 }
 
-/* Takes part in the column's claims (slowest, speed-ups, best): verified, not noisy, not a
- * second bar for code another row ran. */
-static int claims(const struct cell *c)
+/* Takes part in the column's comparison: verified, not a second bar for code another row
+ * ran. */
+static int compared(const struct cell *c)
 {
-    return verified(c) && !c->d.noisy && !c->d.same_as;
+    return verified(c) && !c->d.same_as;
 }
 
-/* Two figures whose intervals overlap tie. A result without a 95 % interval (a CSV from an
- * older version) is judged by its samples' range. */
+/* a over b from their paired rounds: the median of a_k / b_k over the rounds both kept, with
+ * its 95 % interval. The rounds of one column's cells are taken in turn (session_run.c), so
+ * the pair k ran moments apart and the machine's drift cancels out of their ratio. Returns
+ * the number of pairs, 0 when fewer than STATS_MIN_SAMPLES (then nothing is set). */
+static int paired(const struct result *a, const struct result *b, double *ratio, double *lo,
+                  double *hi)
+{
+    double v[RESULT_MAX_ROUNDS];
+    int n = 0, m = a->nround < b->nround ? a->nround : b->nround;
+    for (int k = 0; k < m && k < RESULT_MAX_ROUNDS; k++)
+        if (a->round_mb[k] > 0 && b->round_mb[k] > 0)
+            v[n++] = (double)a->round_mb[k] / (double)b->round_mb[k];
+    if (n < STATS_MIN_SAMPLES)
+        return 0;
+    *ratio = stats_median(v, n);
+    stats_median_ci(v, n, lo, hi);
+    return n;
+}
+
+/* Two figures the samples cannot tell apart: the paired ratio's interval holds 1; without
+ * pairs (a CSV of an older version), their intervals (or sample ranges) overlap. */
 static int tie(const struct result *a, const struct result *b)
 {
+    double q, lo, hi;
+    if (paired(a, b, &q, &lo, &hi))
+        return lo <= 1.0 && hi >= 1.0;
     if (a->ci_hi > 0 && b->ci_hi > 0)
         return stats_tie(a, b);
     return a->mb_max >= b->mb_min && b->mb_max >= a->mb_min;
+}
+
+/* c's speed-up over the column's slowest, and whether the comparison is noisy. */
+static void speedup(struct cell *c, const struct cell *slow)
+{
+    double q, lo, hi;
+    if (paired(&c->r, &slow->r, &q, &lo, &hi)) {
+        c->d.speedup = q;
+        c->d.speedup_ci_pct = q > 0 ? (hi - lo) / 2 / q * 100 : 0;
+        c->d.noisy = c->d.speedup_ci_pct > STATS_NOISY_CI_PCT;
+    } else {
+        c->d.speedup = c->r.mb_per_s / slow->r.mb_per_s;
+        c->d.noisy = c->r.quality == RESULT_NOISY || slow->r.quality == RESULT_NOISY;
+    }
 }
 
 /* The asm row of OpenSSL's SIMD code (the mask clears only the crypto extensions). */
@@ -73,34 +109,34 @@ static void same_code(const struct cell *cells, size_t n, struct cell *c)
 /* One column: the cells of [0, n) that share c0's algorithm, size and direction. */
 static void derive_column(struct cell *cells, size_t n, size_t c0)
 {
+    const struct cell *slow = NULL;
     for (size_t i = c0; i < n; i++)
         if (same_column(&cells[i], &cells[c0])) {
             struct cell *c = &cells[i];
-            c->d = (struct cell_derived){ .noisy = verified(c) && c->r.quality == RESULT_NOISY };
+            c->d = (struct cell_derived){ 0 };
             same_code(cells, n, c);
+            if (compared(c) && (!slow || c->r.mb_per_s < slow->r.mb_per_s))
+                slow = c;
         }
-    double slowest = 0;
-    const struct cell *best = NULL;
-    for (size_t i = c0; i < n; i++) {
-        const struct cell *c = &cells[i];
-        if (!same_column(c, &cells[c0]) || !claims(c))
-            continue;
-        if (slowest == 0 || c->r.mb_per_s < slowest)
-            slowest = c->r.mb_per_s;
-        if (!best || c->r.mb_per_s > best->r.mb_per_s)
-            best = c;
-    }
-    int ties = 0;
+    if (!slow)
+        return;
+    struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {
         struct cell *c = &cells[i];
         if (!same_column(c, &cells[c0]))
             continue;
-        c->d.slowest = slowest;
-        if (!claims(c))
+        c->d.slowest = slow->r.mb_per_s;
+        if (!compared(c))
             continue;
-        c->d.speedup = c->r.mb_per_s / slowest;
-        c->d.best = c == best || tie(&c->r, &best->r);
-        ties += c->d.best;
+        speedup(c, slow);
+        if (!c->d.noisy && (!best || c->d.speedup > best->d.speedup))
+            best = c;
+    }
+    int ties = 0;
+    for (size_t i = c0; i < n && best; i++) {
+        struct cell *c = &cells[i];
+        if (same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
+            ties += c->d.best = c == best || tie(&c->r, &best->r);
     }
     for (size_t i = c0; i < n && ties > 1; i++)
         if (same_column(&cells[i], &cells[c0]) && cells[i].d.best)

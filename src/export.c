@@ -143,7 +143,9 @@ static void md_cell(FILE *f, const struct cell *c)
 {
     if (measured(c)) {
         fprintf(f, " %.1f", c->r.mb_per_s);
-        if (c->d.speedup > 0)
+        if (c->d.noisy) /* a figure, never a claim */
+            fprintf(f, " ~noisy");
+        else if (c->d.speedup > 0)
             fprintf(f, " ×%.2f", c->d.speedup);
     } else {
         fprintf(f, " %s", c ? result_status_short(c->r.status) : "–");
@@ -316,8 +318,11 @@ static void json_cell(FILE *f, const struct cell *c)
     json_num(f, "cpu_utilisation", "%.3f", r->cpu_util, ok);
     json_num(f, "limit_mb_per_s", "%.1f", c->limit_mb_per_s, c->limit_mb_per_s > 0);
     json_num(f, "speedup_vs_slowest", "%.4f", c->d.speedup, c->d.speedup > 0);
-    fprintf(f, ", \"best\": %s, \"tie\": %s}", c->d.best ? "true" : "false",
-            c->d.tie ? "true" : "false");
+    json_num(f, "speedup_ci_pct", "%.2f", c->d.speedup_ci_pct, c->d.speedup_ci_pct > 0);
+    fprintf(f, ", \"best\": %s, \"tie\": %s, \"noisy\": %s", c->d.best ? "true" : "false",
+            c->d.tie ? "true" : "false", c->d.noisy ? "true" : "false");
+    fprintf(f, ", \"quality\": \"%s\"}", r->quality == RESULT_NOISY ? "noisy"
+                                       : r->quality == RESULT_QUIET ? "quiet" : "");
 }
 
 static void write_json(FILE *f, const struct cell *cells, size_t n)
@@ -386,7 +391,9 @@ static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double
             y + 1, w < 1 ? 1 : w, path_colour[im->path]);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s", BAR_X + (w < 1 ? 1 : w) + 6,
             y + 14, c->r.mb_per_s);
-    if (c->d.speedup > 0)
+    if (c->d.noisy)
+        fputs("  ~noisy", f);
+    else if (c->d.speedup > 0)
         fprintf(f, "  ×%.2f", c->d.speedup);
     fputs("</text>\n", f);
 }

@@ -50,7 +50,7 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
                     bad = r;
             }
         }
-        if (cells[row + nsz - 1].d.speedup > 0) /* at the largest size */
+        if (cells[row + nsz - 1].d.speedup > 0 && !cells[row + nsz - 1].d.noisy) /* largest size */
             fprintf(out, "  x%.2f", cells[row + nsz - 1].d.speedup);
         if (bad)
             fprintf(out, "  %s", bad->reason);
@@ -69,9 +69,9 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
     for (size_t i = 0; i < n; i++)
         noisy += cells[i].d.noisy;
     if (noisy)
-        fprintf(out, "~ noisy (%zu cells): the 95%% interval of the median stayed wider than "
-                     "+-5%% or most samples were disturbed; no speed-up is claimed from them.\n",
-                noisy);
+        fprintf(out, "~ noisy (%zu cells): the 95%% interval of the speed-up over the slowest row "
+                     "(its rounds paired with that row's) stayed wider than +-5%%; no speed-up "
+                     "is claimed from them.\n", noisy);
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #define RESULT_MAX_THREADS 256
+#define RESULT_MAX_ROUNDS 32 /* rounds kept per cell (the session takes at most 30) */
 
 enum res_status {
     RES_PENDING,     /* not started */
@@ -36,6 +37,12 @@ struct result {
     double cycles_per_byte; /* 0 when no cycle clock */
     char cycle_clock[16];   /* "pmu", "pmu-user", "tsc" or "none" */
     double thread_mb[RESULT_MAX_THREADS]; /* each worker's median */
+    /* Each round's figure (MB/s, summed over the workers), in the order taken; 0 for a
+     * disturbed round. The session takes the rounds of a column's cells in turn, so round k
+     * of two cells of one column ran moments apart: their ratio is free of the machine's
+     * drift (derive.c pairs them). */
+    int nround;
+    float round_mb[RESULT_MAX_ROUNDS];
     /* Measuring through the noise (src/stats.h has the rules). Every figure above comes from
      * the undisturbed sample rounds only; a round is one sample of every worker, windows
      * started together. */

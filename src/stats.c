@@ -245,6 +245,21 @@ static double overlap_pct(const struct stats_sample *const *s, int workers, int 
     return any > 0 ? 100 * all / any : 0;
 }
 
+/* Each round's figure for pairing (result.h round_mb): bytes over wall time per worker,
+ * summed over the workers; 0 where the round is left out. */
+static void round_figures(const struct stats_sample *const *s, int workers, int rounds,
+                          const char *bad, struct result *r)
+{
+    r->nround = rounds < RESULT_MAX_ROUNDS ? rounds : RESULT_MAX_ROUNDS;
+    for (int k = 0; k < r->nround; k++) {
+        double mb = 0;
+        for (int w = 0; w < workers && !bad[k]; w++)
+            if (s[w][k].wall_ns)
+                mb += (double)s[w][k].bytes / (double)s[w][k].wall_ns * 1e3;
+        r->round_mb[k] = bad[k] ? 0.0f : (float)mb;
+    }
+}
+
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
                      const char *cycle_clock, int all_if_none, struct result *r)
 {
@@ -281,6 +296,7 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     r->ci_pct = sum > 0 ? (cihi - cilo) / (2 * sum) * 100 : 0;
     totals(s, workers, rounds, bad, cycle_clock, r);
     r->overlap_pct = overlap_pct(s, workers, rounds);
+    round_figures(s, workers, rounds, bad, r);
     r->quality = fallback ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);

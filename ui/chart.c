@@ -120,13 +120,15 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
                  r->samples, r->samples_wanted * (r->threads ? r->threads : 1));
         return;
     }
+    if (c->d.noisy) { /* a figure, never a claim: no xN, no star */
+        ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM),
+                 c->d.speedup_ci_pct > 0 ? c->d.speedup_ci_pct : r->ci_pct);
+        return;
+    }
     if (c->d.speedup > 0) /* over the slowest of the same algorithm, size and direction */
         ui_textf(y, vx + 10, 7, ui_attr(ROLE_KEY), "%s%.1f%s", ui_glyph(G_TIMES), c->d.speedup,
                  c->d.tie ? "=" : "");
-    if (c->d.noisy) /* a figure, never a claim: no xN, no star */
-        ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM),
-                 r->ci_pct > 0 ? r->ci_pct : r->spread_pct);
-    else if (r->spread_pct > 5)
+    if (r->spread_pct > 5)
         ui_textf(y, vx + 17, 5, ui_attr(ROLE_WARN), "%s%.0f%%", ui_glyph(G_PM), r->spread_pct);
 }
 
