@@ -1,0 +1,94 @@
+#!/bin/sh
+# Figures you can trust (issue 16), measured in one run of this script:
+#  1. repeatability: two runs back to back; the speed-up of each implementation over portable
+#     C at the same algorithm and size must agree within +-3 % on >= 95 % of the cells whose
+#     comparison both runs call quiet, and >= 80 % of the cells must be quiet;
+#  2. contention: a third run with one busy loop per CPU (nice 0); every speed-up the loaded
+#     run calls quiet must be within +-5 % of the quiet run's; the table shows each cell;
+#  3. -t N on every CPU: the workers' timed windows overlap >= 95 %.
+# Usage: tests/bench/trust.sh [run options...]   (default: the default selection of run)
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+make --no-print-directory accelscope >/dev/null || exit 2
+work=$(mktemp -d)
+busy=""
+trap 'for p in $busy; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+export XDG_DATA_HOME="$work/data"
+ncpu=$(getconf _NPROCESSORS_ONLN)
+
+echo "run 1 (quiet)" >&2
+./accelscope run -q --no-save "$@" --csv "$work/a.csv" || true
+echo "run 2 (quiet)" >&2
+./accelscope run -q --no-save "$@" --csv "$work/b.csv" || true
+echo "run 3 ($ncpu busy loops)" >&2
+i=0
+while [ "$i" -lt "$ncpu" ]; do
+    sh -c 'while :; do :; done' &
+    busy="$busy $!"
+    i=$((i + 1))
+done
+./accelscope run -q --no-save "$@" --csv "$work/c.csv" || true
+for p in $busy; do kill "$p" 2>/dev/null; done
+busy=""
+echo "-t $ncpu overlap" >&2
+./accelscope run -q --no-save -a sha256,aes-128-cbc -s 16k -p hw -t "$ncpu" --csv "$work/t.csv" || true
+
+python3 - "$work" <<'PY'
+import csv, sys
+work = sys.argv[1]
+
+def load(name):
+    cells = {}
+    with open(f"{work}/{name}", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok" or r["same_code_as"]:
+                continue
+            key = (r["algorithm"], r["direction"], int(r["bytes"]))
+            cells.setdefault(key, {})[(r["path"], r["implementation"])] = r
+    return cells
+
+def speedups(cells):
+    """Speed-up over portable C at the same algorithm and size, from the paired ratios to
+    the column's slowest row (both relative to one reference, so their ratio is paired too)."""
+    out = {}
+    for key, rows in cells.items():
+        ref = rows.get(("c", "portable"))
+        if not ref or not ref["vs_slowest"]:
+            continue
+        for impl, r in rows.items():
+            if impl == ("c", "portable") or not r["vs_slowest"]:
+                continue
+            quiet = r["comparison"] == "quiet" and ref["comparison"] == "quiet"
+            out[key + impl] = (float(r["vs_slowest"]) / float(ref["vs_slowest"]), quiet)
+    return out
+
+a, b, c = (speedups(load(n)) for n in ("a.csv", "b.csv", "c.csv"))
+common = sorted(set(a) & set(b))
+quiet_both = [k for k in common if a[k][1] and b[k][1]]
+agree = [k for k in quiet_both if abs(b[k][0] / a[k][0] - 1) <= 0.03]
+nq = sum(1 for k in common if a[k][1])
+print(f"repeatability: {len(common)} speed-ups over portable C in both runs; "
+      f"{nq} ({100 * nq / max(len(common), 1):.0f} %) quiet in run 1 (target >= 80 %); "
+      f"of {len(quiet_both)} quiet in both, {len(agree)} "
+      f"({100 * len(agree) / max(len(quiet_both), 1):.0f} %) agree within 3 % (target >= 95 %)")
+print()
+print(f"{'algorithm':18} {'dir':7} {'bytes':>6} {'path':6} {'implementation':16} "
+      f"{'quiet':>7} {'loaded':>7} {'loaded/quiet':>12} quality(loaded)")
+bad = n_lq = 0
+for k in sorted(set(a) & set(c)):
+    r = c[k][0] / a[k][0]
+    q = "quiet" if c[k][1] else "noisy"
+    if c[k][1]:
+        n_lq += 1
+        bad += abs(r - 1) > 0.05
+    print(f"{k[0]:18} {k[1]:7} {k[2]:>6} {k[3]:6} {k[4]:16} {a[k][0]:7.2f} {c[k][0]:7.2f} {r:12.3f} {q}")
+print(f"\ncontention: {n_lq} speed-ups called quiet under load, {bad} of them more than 5 % "
+      f"from the quiet run's (target 0)")
+ov = []
+with open(f"{work}/t.csv", newline="") as f:
+    for r in csv.DictReader(f):
+        if r["status"] == "ok" and r["overlap_pct"]:
+            ov.append((r["algorithm"], r["implementation"], float(r["overlap_pct"])))
+for alg, impl, o in ov:
+    print(f"-t overlap: {alg} {impl}: {o:.1f} % (target >= 95 %)")
+PY
