@@ -61,6 +61,10 @@ static int tie(const struct result *a, const struct result *b)
 static void speedup(struct cell *c, const struct cell *slow)
 {
     double q, lo, hi;
+    if (c == slow) { /* the reference: x1.0 by definition */
+        c->d.speedup = 1.0;
+        return;
+    }
     if (paired(&c->r, &slow->r, &q, &lo, &hi)) {
         c->d.speedup = q;
         c->d.speedup_ci_pct = q > 0 ? (hi - lo) / 2 / q * 100 : 0;

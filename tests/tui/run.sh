@@ -49,7 +49,8 @@ tui_keys main 1 r
 check "run: progress line (cell i of n, elapsed, left)" main 'cell [0-9]+ of [0-9]+ .*elapsed .*left' 5
 check "run: finishes" main 'done in [0-9.]+ s' 60
 tui_keys main '<'
-check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s +×[0-9.]+'
+# A figure makes a claim (xN) only when its comparison is quiet; a loaded machine says ~noisy.
+check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s +(×[0-9.]+|~noisy)'
 # A ceiling only where `info` gives a figure ("limits ceiling sha256: none: ... CPU lacks SHA"
 # on a CPU without SHA-NI): then the heading must not name one.
 ceil=$("$bin" info --limits 2>/dev/null | grep 'limits ceiling sha256:')
@@ -66,7 +67,7 @@ tui_keys main l
 tui_keys main 2
 check "sizes view: groups per size" main 'aes-128-gcm encrypt 4 KiB'
 tui_keys main 3
-check "matrix view: best per column starred (= where it is a tie)" main '[0-9.]+(\*|=)'
+check "matrix view: best per column starred (= where it is a tie, ~ where noisy)" main '[0-9.]+(\*|=|~)'
 tui_keys main 4
 # The core clock is a chain of dependent adds timed by CLOCK_MONOTONIC (src/clock.c), written
 # for x86 and aarch64: a figure there; elsewhere "unknown" and the reason.
@@ -232,7 +233,7 @@ tui_start ascii 100 30 "$tmp" env LANG=C LC_ALL=C "$bin"
 tui_wait ascii 'q quit'
 tui_pick ascii "sha256" "16 B"
 tui_keys ascii 1 r
-check "ASCII locale: bars drawn with #" ascii 'hardware +openssl +#+.* [0-9.]+ (MB|GB|kB)/s +x[0-9.]+' 30
+check "ASCII locale: bars drawn with #" ascii 'no-asm +portable +#+.* [0-9.]+ (MB|GB|kB)/s +(x[0-9.]+|~noisy)' 30
 check "ASCII locale: features with +/-" ascii 'features: .*\+AES|features: .*(\+|-)[A-Z]'
 tui_keys ascii q
 tui_start mono 80 24 "$tmp" env TERM=vt100 "$bin"
@@ -310,7 +311,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
         groups[cur].append(float(re.search(r"×([0-9.]+)", line).group(1)))
 assert set(groups) == {"16 B", "16 KiB"}, groups
 for size, xs in groups.items():
-    assert len(xs) >= 2 and min(xs) == 1.0, (size, xs)
+    # The slowest row is the reference (x1.0); the others show xN where their comparison
+    # is quiet, ~noisy where it is not (a loaded machine).
+    assert len(xs) >= 1 and min(xs) == 1.0, (size, xs)
 EOF3
 then ok "sizes view xN: the slowest row of each size is x1.0"
 else bad "sizes view xN: the slowest row of each size is x1.0" sizes; fi
