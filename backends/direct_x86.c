@@ -251,15 +251,22 @@ static void put_be32(uint8_t *out, const uint32_t *s, int words)
     }
 }
 
+/* One digest of len bytes: the full blocks straight from in, then the padded tail. */
+static void sha_digest(void (*blocks)(uint32_t *, const uint8_t *, size_t), uint32_t *s,
+                       unsigned words, uint8_t *out, const uint8_t *in, size_t len)
+{
+    uint8_t buf[128];
+    blocks(s, in, len / 64);
+    size_t full = len & ~(size_t)63;
+    blocks(s, buf, sha_pad(buf, in + full, len - full, len));
+    put_be32(out, s, words);
+}
+
 int direct_x86_sha1_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     (void)ctx;
     uint32_t s[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
-    uint8_t buf[128];
-    direct_sha1_blocks(s, in, len / 64);
-    size_t full = len & ~(size_t)63;
-    direct_sha1_blocks(s, buf, sha_pad(buf, in + full, len - full, len));
-    put_be32(out, s, 5);
+    sha_digest(direct_sha1_blocks, s, 5, out, in, len);
     return 0;
 }
 
@@ -268,11 +275,7 @@ int direct_x86_sha256_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     (void)ctx;
     uint32_t s[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-    uint8_t buf[128];
-    direct_sha256_blocks(s, in, len / 64);
-    size_t full = len & ~(size_t)63;
-    direct_sha256_blocks(s, buf, sha_pad(buf, in + full, len - full, len));
-    put_be32(out, s, 8);
+    sha_digest(direct_sha256_blocks, s, 8, out, in, len);
     return 0;
 }
 

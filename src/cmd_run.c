@@ -12,6 +12,7 @@
 #include "env.h"
 #include "csv.h"
 #include "export.h"
+#include "noise.h"
 #include "report.h"
 #include "session.h"
 #include "store.h"
@@ -213,6 +214,12 @@ int cmd_run(int argc, char **argv)
         return usage_error("--against: %s", why);
     }
     session_rebuild(s);
+    if (!o.quiet) { /* what will make these figures noisy, said before they are taken */
+        struct noise nz;
+        noise_survey(&nz);
+        for (int i = 0; i < nz.n; i++)
+            fprintf(stderr, "accelscope run: note: %s\n", nz.line[i]);
+    }
     int tty = isatty(2) && !o.quiet;
     if (tty)
         session_set_listener(s, show_progress, NULL);

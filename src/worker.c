@@ -498,25 +498,29 @@ static void probe_take(const struct timed *tm, struct probe *p, int clocks_first
     p->nivcsw = u.ru_nivcsw;
 }
 
-/* The core clock drops while a worker waits for `go` and comes back within a millisecond or
- * so of work: probe until the window's start (`go <t0>`: a CLOCK_MONOTONIC instant the
- * engine chose for every worker of the cell, so a late wake-up of one does not shift its
- * window) or for SETTLE_NS without one. The last readings are the probes just before; the
- * last round of probes ends before the start, and the clock alone is watched after it. */
-#define SETTLE_NS 1000000u
+/* While a worker waits for `go`, the other cells of its column take their rounds: the core
+ * clock drops, and caches, TLB and branch predictors fill with their code. So the operation
+ * itself runs, untimed, until a probe's length before the window's start (`go <t0>`: a
+ * CLOCK_MONOTONIC instant the engine chose for every worker of the cell, so a late wake-up
+ * of one does not shift its window), or for WARM_NS without one; then the clock probes, the
+ * last readings before the window. Without the warm-up, interleaved samples read 5-10 % below
+ * back-to-back ones on the Zen 3 VM (the default run against the commit before sessions). */
+#define WARM_NS 2000000u
+#define PROBE_NS 400000u /* a scalar and a vector probe, with room to spare */
 
-static void settle(uint64_t start, struct probe *p)
+static int settle(struct timed *tm, uint64_t start, struct probe *p)
 {
-    uint64_t t = now_ns(CLOCK_MONOTONIC), until = start ? start : t + SETTLE_NS, d;
-    do {
-        p->mhz = clock_probe_mhz();
-        p->vrate = clock_probe_vector_rate();
-        uint64_t t1 = now_ns(CLOCK_MONOTONIC);
-        d = t1 - t;
-        t = t1;
-    } while (t + d < until && p->mhz > 0);
+    uint64_t t = now_ns(CLOCK_MONOTONIC), until = start ? start : t + WARM_NS;
+    uint64_t batch_ns = tm->target / 50;
+    int failed = 0;
+    while (!failed && now_ns(CLOCK_MONOTONIC) + batch_ns + PROBE_NS < until)
+        for (uint64_t i = 0; i < tm->batch && !failed; i++)
+            failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
+    p->mhz = clock_probe_mhz();
+    p->vrate = clock_probe_vector_rate();
     while (now_ns(CLOCK_MONOTONIC) < until)
         ;
+    return failed ? -1 : 0;
 }
 
 /* Steal during the sample: its CPU's when it stayed on one, else every CPU's (an unpinned
@@ -538,7 +542,7 @@ static int take_sample(struct timed *tm, uint64_t start)
     struct probe p0, p1;
     int failed = 0;
     probe_take(tm, &p0, 0);
-    settle(start, &p0);
+    failed = settle(tm, start, &p0);
     uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t y0 = cycles_read(&tm->cyc), w1;
     /* Batches until the sample's share of the time has passed: the timed seconds come out

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "noise.h"
 #include "ui.h"
 
 struct app ui;
@@ -357,6 +358,12 @@ int ui_main(int demo)
     session_probe(ui.s);
     app_rebuild(); /* unavailable cells say why */
     ui_trace("probe_ms", (ui_now() - t) * 1e3);
+    struct noise nz; /* what will make figures noisy, said before any is taken */
+    noise_survey(&nz);
+    if (nz.n) {
+        char b[512];
+        ui_set_status(0, "figures may be noisy: %s", noise_join(&nz, b, sizeof b));
+    }
     if (!demo) /* the stage demo's own session measures them (demo.c) */
         session_ceilings_start(ui.s);
     if (bench_maybe()) {
