@@ -45,6 +45,7 @@ struct session *session_new(void)
     /* The kernel's drivers become implementations before the plan lists them. */
     registry_discover();
     select_defaults(&s->sel);
+    s->sampling = -1;
     live_sessions++;
     session_rebuild(s);
     return s;

@@ -24,6 +24,7 @@
 #define SCHED_SAMPLES 10
 /* Rounds a cell may take at most, disturbed ones included (a machine that never settles). */
 #define SCHED_ROUND_CAP 30
+#define SCHED_GROUP_FDS 256
 
 static struct cell *cell_of(struct session *s, const struct member *m)
 {
@@ -76,9 +77,12 @@ static void group_begin(struct session *s)
     s->sampling = -1;
     s->turn = 0;
     s->grp_t0 = session_mono();
+    /* Every worker holds two descriptors here; a column of many cells with -t N is split
+     * into groups under SCHED_GROUP_FDS (the open-file limit, the TUI's poll array). */
     for (size_t i = first; i < s->plan.n; i++)
         if (s->plan.cells[i].r.status == RES_PENDING &&
-            same_column(&s->plan.cells[i], &s->plan.cells[first]))
+            same_column(&s->plan.cells[i], &s->plan.cells[first]) &&
+            (s->ngrp == 0 || (s->ngrp + 1) * (size_t)s->sel.threads * 2 <= SCHED_GROUP_FDS))
             add_member(s, i);
 }
 
@@ -92,8 +96,10 @@ void sched_begin(struct session *s)
     s->t0 = session_mono();
     for (size_t i = 0; i < s->plan.n; i++) {
         struct cell *c = &s->plan.cells[i];
-        if (s->resume && c->r.status != RES_PENDING && c->r.status != RES_CANCELLED)
+        if (s->resume && c->r.status != RES_PENDING && c->r.status != RES_CANCELLED) {
+            c->r.nround = 0; /* its rounds ran in another run: never paired with this one's */
             continue;
+        }
         memset(&c->r, 0, sizeof c->r);
         c->r.status = RES_PENDING;
         c->r.threads = s->sel.threads;
@@ -153,7 +159,8 @@ static int poll_members(struct session *s, int *ready, int *alive)
             session_tell(s, SESSION_CELL_SAMPLE, m->cell);
             changed = 1;
         }
-        *ready &= engine_state(m->e) != ENGINE_STARTING;
+        enum engine_state st = engine_state(m->e);
+        *ready &= st != ENGINE_STARTING && st != ENGINE_STOPPING;
     }
     return changed;
 }
@@ -183,7 +190,8 @@ int sched_step(struct session *s)
             s->sampling = -1;
         }
     }
-    /* Timing starts when every cell of the group has verified: nothing else runs then. */
+    /* Timing starts when every cell of the group has verified, and no member is exiting:
+     * nothing else runs then. */
     if (s->sampling < 0 && ready && alive)
         next_round(s);
     if (!alive) {

@@ -510,12 +510,16 @@ static void probe_take(const struct timed *tm, struct probe *p, int clocks_first
 
 static int settle(struct timed *tm, uint64_t start, struct probe *p)
 {
-    uint64_t t = now_ns(CLOCK_MONOTONIC), until = start ? start : t + WARM_NS;
-    uint64_t batch_ns = tm->target / 50;
+    uint64_t t = now_ns(CLOCK_MONOTONIC), until = start ? start : t + WARM_NS, op_ns = 0;
     int failed = 0;
-    while (!failed && now_ns(CLOCK_MONOTONIC) + batch_ns + PROBE_NS < until)
-        for (uint64_t i = 0; i < tm->batch && !failed; i++)
-            failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
+    /* One operation at a time, the clock read after each, so neither a long --time (large
+     * batches) nor a long operation (16 MiB) makes it skip the warm-up or run past the start. */
+    while (!failed && t + op_ns + PROBE_NS < until) {
+        failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
+        uint64_t t1 = now_ns(CLOCK_MONOTONIC);
+        op_ns = t1 - t;
+        t = t1;
+    }
     p->mhz = clock_probe_mhz();
     p->vrate = clock_probe_vector_rate();
     while (now_ns(CLOCK_MONOTONIC) < until)

@@ -89,6 +89,10 @@ static void test_derive_paired(void)
     c[2].r.nround = 3; /* too few pairs: the figures alone, both noisy */
     derive_cells(c, 3);
     CHECK(c[2].d.noisy && !c[2].d.best, "unpaired over a noisy reference: noisy, no claim");
+    c[1].r.nround = 3; /* now every faster row is noisy: the slowest must not be crowned */
+    derive_cells(c, 3);
+    CHECK(!c[0].d.best && !c[1].d.best && !c[2].d.best && c[0].d.speedup == 1.0,
+          "faster rows noisy: no best at all, the reference stays x1.0");
 }
 
 /* Splits a command line at spaces (the names involved have none). */
