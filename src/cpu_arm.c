@@ -67,7 +67,7 @@ static unsigned long read_midr(void)
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f)
         return 0;
-    unsigned long v = cpu_arm_cpuinfo_midr(f);
+    v = cpu_arm_cpuinfo_midr(f);
     fclose(f);
     return v;
 }
