@@ -8,25 +8,16 @@
 
 #include "check.h"
 #include "csvread.h"
+#include "shell.h"
 
 static const char *bin;
-static char out[1 << 16], err[1 << 16];
-static char capture[] = "/tmp/accelscope-t_cli-XXXXXX"; /* this run's own: suites run side by side */
+#define out shell_out
+#define err shell_err
 
 /* Runs bin with args; captures stdout and stderr; returns the exit status. */
 static int sh(const char *args)
 {
-    char cmd[2048], o_path[64], e_path[64];
-    snprintf(o_path, sizeof o_path, "%s/out", capture);
-    snprintf(e_path, sizeof e_path, "%s/err", capture);
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", bin, args, o_path, e_path);
-    int st = system(cmd);
-    char *o = csvr_slurp(o_path), *e = csvr_slurp(e_path);
-    snprintf(out, sizeof out, "%s", o ? o : "");
-    snprintf(err, sizeof err, "%s", e ? e : "");
-    free(o);
-    free(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return shell_run("", bin, args, NULL);
 }
 
 static int exists(const char *p)
@@ -258,7 +249,7 @@ int main(void)
     if (!bin)
         bin = "./accelscope";
     char dir[] = "/tmp/accelscope-t_cli-XXXXXX";
-    if (!mkdtemp(dir) || !mkdtemp(capture))
+    if (!mkdtemp(dir))
         return 1;
     /* Runs are saved: into this test's folder, never the user's home. */
     char xdg[sizeof dir + 8];
@@ -270,7 +261,8 @@ int main(void)
     test_compare(dir);
     test_out_save(dir);
     char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, capture);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleanup");
+    shell_done();
     return check_done();
 }

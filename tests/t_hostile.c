@@ -10,10 +10,12 @@
 
 #include "check.h"
 #include "csvread.h"
+#include "shell.h"
 #include "spawn.h"
 
 static const char *bin;
-static char out[1 << 16], err[1 << 16];
+#define out shell_out
+#define err shell_err
 
 #define SHORT_RUN "run -a md5 -s 16 -p c -T 0.01"
 
@@ -21,18 +23,7 @@ static char out[1 << 16], err[1 << 16];
  * redirections say otherwise; returns the exit status. */
 static int sh3(const char *prefix, const char *args, const char *redir)
 {
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "%s %s %s %s", prefix, bin, args,
-             redir ? redir : ">/tmp/acs-hostile.out 2>/tmp/acs-hostile.err </dev/null");
-    unlink("/tmp/acs-hostile.out");
-    unlink("/tmp/acs-hostile.err");
-    int st = system(cmd);
-    char *o = csvr_slurp("/tmp/acs-hostile.out"), *e = csvr_slurp("/tmp/acs-hostile.err");
-    snprintf(out, sizeof out, "%s", o ? o : "");
-    snprintf(err, sizeof err, "%s", e ? e : "");
-    free(o);
-    free(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return shell_run(prefix, bin, args, redir);
 }
 
 static int sh(const char *args)
@@ -193,8 +184,10 @@ static void test_full_stdout(void)
 {
     static const char *const cmds[] = { "--help", "--version", "info", "run --help", SHORT_RUN,
                                         SHORT_RUN " --csv -" };
+    char redir[160], e_path[80];
+    snprintf(redir, sizeof redir, ">/dev/full 2>%s </dev/null", shell_path("err", e_path, sizeof e_path));
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        int rc = sh3("", cmds[i], ">/dev/full 2>/tmp/acs-hostile.err </dev/null");
+        int rc = sh3("", cmds[i], redir);
         CHECK(rc == 1 && strstr(err, "standard output: No space left on device"),
               "'%s >/dev/full': exit 1 with a message (exit %d): %s", cmds[i], rc, err);
     }
@@ -295,5 +288,6 @@ int main(void)
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleanup");
+    shell_done();
     return check_done();
 }

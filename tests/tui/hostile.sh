@@ -5,13 +5,8 @@
 # Ends with "N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${1:-./accelscope}
-case "$bin" in /*) ;; *) bin=$(pwd)/$bin ;; esac
-[ -x "$bin" ] || { echo "tests/tui: no binary at $bin"; echo "0 passed, 1 failed"; exit 1; }
-for c in tmux python3; do
-    command -v $c >/dev/null 2>&1 || { echo "tests/tui: $c is missing (tests/install-deps.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-done
 . "$here/lib.sh"
+tui_require "${1:-./accelscope}"
 tmp=$(mktemp -d /tmp/accelscope-tui-hostile.XXXXXX)
 trap 'tui_kill_server; rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0

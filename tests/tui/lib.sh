@@ -1,6 +1,17 @@
 # Helpers for driving the real TUI in tmux: sourced by tests/tui/*.sh and tests/screenshots.sh.
 # Every tmux call goes to a private server (-L) so the tests never touch the user's sessions.
 
+# tui_require BIN: BIN made absolute in $bin; a missing binary, tmux or python3 ends the suite
+# with one counted failure (tests/install-deps.sh installs them).
+tui_require() {
+    bin=$1
+    case "$bin" in /*) ;; *) bin=$(pwd)/$bin ;; esac
+    [ -x "$bin" ] || { echo "tests/tui: no binary at $bin"; echo "0 passed, 1 failed"; exit 1; }
+    for c in tmux python3; do
+        command -v $c >/dev/null 2>&1 || { echo "tests/tui: $c is missing (tests/install-deps.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+    done
+}
+
 TUI_SOCK=${TUI_SOCK:-accelscope-test-$$}
 TUI_T="tmux -L $TUI_SOCK -f /dev/null"
 
