@@ -6,6 +6,7 @@
 
 extern const struct backend backend_portable;   /* backends/portable/ */
 extern const struct backend backend_openssl;    /* backends/openssl.c */
+extern const struct backend backend_openssl_pk; /* backends/openssl_pk.c (public-key ops) */
 extern const struct backend backend_direct;     /* backends/direct.c (asm/x86_64 kernels) */
 extern const struct backend backend_direct_arm; /* backends/direct_arm.c (asm/aarch64) */
 extern const struct backend backend_padlock;    /* backends/padlock.c (asm/x86, VIA PadLock) */

@@ -17,7 +17,9 @@ size_t plan_build(struct plan *p, const struct selection *s)
             const struct impl *im = registry_get(i);
             if (strcmp(im->alg, s->algs[a]->id) || !select_wants(s, im))
                 continue;
-            for (int z = 0; z < s->nsizes; z++) {
+            /* A public-key operation has one size of its own: one cell, whatever -s says. */
+            int nz = algo_sized(s->algs[a]) ? s->nsizes : 1;
+            for (int z = 0; z < nz; z++) {
                 if (p->n == cap) {
                     cap *= 2;
                     p->cells = realloc(p->cells, cap * sizeof *p->cells);
@@ -27,7 +29,7 @@ size_t plan_build(struct plan *p, const struct selection *s)
                 struct cell *c = &p->cells[p->n++];
                 memset(c, 0, sizeof *c);
                 c->impl = im;
-                c->bytes = s->sizes[z];
+                c->bytes = algo_cell_size(s->algs[a], s->sizes[z]);
                 c->decrypt = s->decrypt;
                 c->r.status = RES_PENDING;
                 c->r.threads = s->threads;

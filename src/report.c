@@ -15,6 +15,15 @@ const char *report_size(size_t b, char *buf, size_t n)
     return buf;
 }
 
+const char *report_cell_size(const struct algo *a, size_t b, char *buf, size_t n)
+{
+    if (a && !algo_sized(a))
+        snprintf(buf, n, "%zu-bit", b);
+    else
+        report_size(b, buf, n);
+    return buf;
+}
+
 /* The cells [from, to) of one algorithm; sizes repeat per implementation in plan order. */
 static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
 {
@@ -26,9 +35,9 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
     const struct algo *a = algo_find(c0->impl->alg);
     int directed = a && algo_has_direction(a);
     fprintf(out, "%-16s %-7s%-22s", c0->impl->alg, directed && c0->decrypt ? "decrypt" : "", "");
-    for (size_t z = 0; z < nsz; z++)
-        fprintf(out, " %10s", report_size(cells[from + z].bytes, b, sizeof b));
-    fprintf(out, "  vs slowest");
+    for (size_t z = 0; z < nsz; z++) /* public-key rows: the key size and their unit */
+        fprintf(out, " %10s", report_cell_size(a, cells[from + z].bytes, b, sizeof b));
+    fprintf(out, "  %svs slowest", a && !algo_sized(a) ? "ops/s  " : "");
     if (c0->limit_mb_per_s > 0)
         fprintf(out, "  (silicon ceiling %.0f MB/s)", c0->limit_mb_per_s);
     fputc('\n', out);
@@ -43,7 +52,7 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
             const struct result *r = &c->r;
             same = same ? same : c->d.same_as ? c : NULL;
             if (r->status == RES_OK) /* ~: noisy, a figure but no claim */
-                fprintf(out, " %9.1f%c", r->mb_per_s, c->d.noisy ? '~' : ' ');
+                fprintf(out, " %9.1f%c", algo_rate(a, r->mb_per_s), c->d.noisy ? '~' : ' ');
             else {
                 fprintf(out, " %10s", result_status_short(r->status));
                 if (!bad && r->status != RES_PENDING && r->status != RES_CANCELLED)

@@ -13,4 +13,9 @@ void report_table(FILE *out, const struct cell *cells, size_t n);
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */
 const char *report_size(size_t bytes, char *buf, size_t n);
 
+/* A cell's size as people read it: report_size(), or "2048-bit" for a public-key one (its
+ * key size). a may be NULL. */
+struct algo;
+const char *report_cell_size(const struct algo *a, size_t bytes, char *buf, size_t n);
+
 #endif

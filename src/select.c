@@ -43,9 +43,14 @@ static int add_alg(struct selection *s, const char *w, char *why, size_t n)
                 return -1;
         return 0;
     }
+    for (size_t i = 0; algo_in_group(w, &algo_table[0]) >= 0 && i < algo_count; i++)
+        if (algo_in_group(w, &algo_table[i]) == 1 && add_alg(s, algo_table[i].id, why, n))
+            return -1;
+    if (algo_in_group(w, &algo_table[0]) >= 0)
+        return 0;
     const struct algo *a = algo_find(w);
     if (!a) {
-        int off = snprintf(why, n, "unknown algorithm '%s'; accepted:", w);
+        int off = snprintf(why, n, "unknown algorithm '%s'; accepted: all, %s,", w, algo_groups);
         for (size_t i = 0; i < algo_count && off > 0 && (size_t)off < n; i++)
             off += snprintf(why + off, n - (size_t)off, " %s", algo_table[i].id);
         return -1;
@@ -257,7 +262,7 @@ int select_wants(const struct selection *s, const struct impl *im)
 int select_check(const struct selection *s, char *why, size_t n)
 {
     for (int a = 0; a < s->nalgs; a++)
-        for (int z = 0; z < s->nsizes; z++)
+        for (int z = 0; z < s->nsizes && algo_sized(s->algs[a]); z++)
             if (algo_check_size(s->algs[a], s->sizes[z], why, n))
                 return -1;
     return 0;

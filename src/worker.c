@@ -258,6 +258,11 @@ static int verify(const struct algo *a, const struct impl *im, size_t len, int d
         snprintf(refname, rn, "non-repetition");
         return verify_rng(im, len, why, n);
     }
+    if (a->kind == ALGO_PKEY) { /* the timed key's seed: a key pair is made once */
+        uint8_t seed[ALGO_MAX_KEY];
+        fill(seed, sizeof seed, 11);
+        return kat_pk_verify(im, seed, refname, rn, why, n);
+    }
     int k = kat_check(im, why, n);
     if (k < 0)
         return k;
@@ -382,6 +387,7 @@ struct timed {
     struct live t;
     uint8_t *in, *out, *dst;
     size_t len;
+    size_t op_bytes;  /* counted per op: len, or 1 for public-key ops (a rate of ops) */
     uint64_t target;  /* ns per sample */
     uint64_t batch;   /* ops between two clock reads; 0 until calibrated */
     struct cycles cyc;
@@ -397,11 +403,12 @@ static int timed_open(struct timed *tm, const struct job *j)
     const struct impl *im = j->im;
     size_t len = j->len;
     char why[200];
-    size_t cap = (len + ALGO_MAX_OUT_EXTRA + 63) / 64 * 64;
+    size_t cap = (algo_buf_len(a, len) + 63) / 64 * 64;
     uint8_t key[ALGO_MAX_KEY], iv[ALGO_MAX_IV];
     memset(tm, 0, sizeof *tm);
     tm->im = im;
     tm->len = len;
+    tm->op_bytes = algo_op_bytes(a, len);
     tm->in = aligned_alloc(64, cap);
     tm->out = aligned_alloc(64, cap);
     if (!tm->in || !tm->out)
@@ -427,6 +434,10 @@ static int timed_open(struct timed *tm, const struct job *j)
         }
         memcpy(tm->in, tm->out, algo_out_len(a, len));
     }
+    if (a->kind == ALGO_PKEY && kat_pk_input(im, key, tm->in, why, sizeof why)) {
+        say("error preparing the input: %s", why);
+        return -1;
+    }
     if (live_init(&tm->t, im, key, iv, dec, why, sizeof why)) {
         say("error %s", why);
         return -1;
@@ -434,7 +445,7 @@ static int timed_open(struct timed *tm, const struct job *j)
     /* Encryption and digests run in place, as `openssl speed` does (it matters: some
      * libcrypto paths differ in speed between in-place and separate buffers). Decryption
      * keeps the ciphertext intact so every AEAD op opens a message whose tag verifies. */
-    tm->dst = dec ? tm->out : tm->in;
+    tm->dst = dec || a->kind == ALGO_PKEY ? tm->out : tm->in;
     tm->target = (uint64_t)(j->seconds / j->samples * 1e9);
     cycles_open(&tm->cyc);
     tm->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
@@ -570,7 +581,7 @@ static int take_sample(struct timed *tm, uint64_t start)
     if (failed)
         return -1;
     say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f",
-        (unsigned long long)ops, (unsigned long long)(ops * tm->len),
+        (unsigned long long)ops, (unsigned long long)(ops * tm->op_bytes),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
         (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate);
