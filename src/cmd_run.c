@@ -66,6 +66,21 @@ static int option_error(int c, const char *arg)
                        "--no-save --against (see --help)", what);
 }
 
+static int sizes_given; /* -s was on the command line */
+
+/* -s and public-key operations: they run at their key size; say so rather than ignore it. */
+static void note_unsized(const struct selection *sel)
+{
+    char list[256] = "";
+    for (int a = 0, off = 0; a < sel->nalgs && sizes_given; a++)
+        if (!algo_sized(sel->algs[a]) && off >= 0 && (size_t)off < sizeof list)
+            off += snprintf(list + off, sizeof list - (size_t)off, "%s%s", off ? ", " : "",
+                            sel->algs[a]->id);
+    if (*list)
+        fprintf(stderr, "accelscope: note: -s does not apply to public-key operations (%s): "
+                        "each is measured once, at its key size\n", list);
+}
+
 /* One option into the selection; 0 or the exit status. */
 static int option(int c, struct selection *sel, struct run_opts *o)
 {
@@ -73,7 +88,7 @@ static int option(int c, struct selection *sel, struct run_opts *o)
     int bad = 0;
     switch (c) {
     case 'a': bad = select_algs(sel, optarg, why, sizeof why); break;
-    case 's': bad = select_sizes(sel, optarg, why, sizeof why); break;
+    case 's': bad = select_sizes(sel, optarg, why, sizeof why), sizes_given = 1; break;
     case 'p': bad = select_paths(sel, optarg, why, sizeof why); break;
     case 'i': bad = select_impls(sel, optarg, why, sizeof why); break;
     case 'x': bad = select_excludes(sel, optarg, why, sizeof why); break;
@@ -96,6 +111,7 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
     char why[1024];
     optind = 1;
     opterr = 0;
+    sizes_given = 0;
     int c, rc;
     while (optopt = 0, (c = getopt_long(argc, argv, ":a:s:p:i:x:t:T:c:o:dfqh", longs, NULL)) != -1) {
         if (c == 'h') {
@@ -111,6 +127,7 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (select_check(sel, why, sizeof why))
         return usage_error("%s", why);
+    note_unsized(sel);
     if (env_check(why, sizeof why))
         return usage_error("%s", why);
     if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))

@@ -274,12 +274,33 @@ static const char *ratio_text(double r, const char *x, char *buf, size_t n)
     return buf;
 }
 
-static void fig_text(FILE *f, const struct compare_fig *g, int w)
+/* A public-key row's figures are operations per second (algo.h: algo_rate). */
+static const struct algo *row_algo(const struct compare_row *r)
+{
+    return algo_find(r->algorithm);
+}
+
+static int row_pk(const struct compare_row *r)
+{
+    return row_algo(r) && !algo_sized(row_algo(r));
+}
+
+static void fig_text(FILE *f, const struct compare_row *r, const struct compare_fig *g, int w)
 {
     if (g->mb_per_s > 0)
-        fprintf(f, " %*.1f", w, g->mb_per_s);
+        fprintf(f, " %*.1f", w, algo_rate(row_algo(r), g->mb_per_s));
     else
         fprintf(f, " %*s", w, compare_status_short(g->status));
+}
+
+/* Said once, where public-key rows are present: their unit. */
+static void pk_legend(FILE *f, const struct compare_table *t)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (row_pk(&t->rows[i])) {
+            fputs("Public-key operations: operations per second (ops/s), at their key size.\n", f);
+            return;
+        }
 }
 
 static void write_sides_text(FILE *f, const struct compare_table *t)
@@ -293,6 +314,7 @@ static void write_sides_text(FILE *f, const struct compare_table *t)
     }
     fprintf(f, "\nBest verified MB/s (10^6 bytes/s) of each %s; %c/A: the figure over A's.\n",
             t->by_impl ? "implementation" : "path", t->nsides > 1 ? 'B' : 'A');
+    pk_legend(f, t);
 }
 
 static void write_text(FILE *f, const struct compare_table *t)
@@ -306,17 +328,18 @@ static void write_text(FILE *f, const struct compare_table *t)
             if (t->by_impl)
                 fprintf(f, " %-24s", "implementation");
             for (size_t k = 0; k < t->nsides; k++)
-                fprintf(f, " %5c MB/s", t->sides[k].letter);
+                fprintf(f, " %*c %s", row_pk(r) ? 4 : 5, t->sides[k].letter,
+                        algo_unit(row_algo(r)));
             for (size_t k = 1; k < t->nsides; k++)
                 fprintf(f, "  %c/A   ", t->sides[k].letter);
             fputc('\n', f);
         }
-        fprintf(f, "  %-22s %-9s %-8s", "", report_size(r->bytes, b, sizeof b),
+        fprintf(f, "  %-22s %-9s %-8s", "", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
                 path_shown(r->path));
         if (t->by_impl)
             fprintf(f, " %-24s", r->implementation);
         for (size_t k = 0; k < t->nsides; k++)
-            fig_text(f, &r->fig[k], 10);
+            fig_text(f, r, &r->fig[k], 10);
         for (size_t k = 1; k < t->nsides; k++)
             fprintf(f, "  %-7s", ratio_text(r->fig[k].ratio, "x", b, sizeof b));
         fputc('\n', f);
@@ -344,7 +367,7 @@ static void csv_num(FILE *f, const char *fmt, double v, int last)
 static void write_csv(FILE *f, const struct compare_table *t)
 {
     fputs("algorithm,direction,bytes,path,implementation,side,label,host,cpu,kernel,openssl,"
-          "timestamp,file,mb_per_s,status,ratio\n", f);
+          "timestamp,file,mb_per_s,status,ratio,ops_per_s\n", f);
     for (size_t i = 0; i < t->nrows; i++) {
         const struct compare_row *r = &t->rows[i];
         for (size_t k = 0; k < t->nsides; k++) {
@@ -356,9 +379,11 @@ static void write_csv(FILE *f, const struct compare_table *t)
                                    s->timestamp, s->file };
             for (size_t j = 0; j < sizeof text / sizeof text[0]; j++)
                 csv_field(f, text[j], 0);
-            csv_num(f, "%.3f", r->fig[k].mb_per_s, 0);
+            int pk = row_pk(r);
+            csv_num(f, "%.3f", pk ? 0 : r->fig[k].mb_per_s, 0);
             csv_field(f, r->fig[k].status, 0);
-            csv_num(f, "%.4f", r->fig[k].ratio, 1);
+            csv_num(f, "%.4f", r->fig[k].ratio, 0);
+            csv_num(f, "%.1f", pk ? r->fig[k].mb_per_s * 1e6 : 0, 1);
         }
     }
 }
@@ -380,13 +405,14 @@ static void write_markdown(FILE *f, const struct compare_table *t)
     }
     fprintf(f, "\nBest verified MB/s (10^6 bytes/s) of each %s.\n",
             t->by_impl ? "implementation" : "path");
+    pk_legend(f, t);
     for (size_t i = 0; i < t->nrows; i++) {
         const struct compare_row *r = &t->rows[i];
         if (block_start(t, i)) {
             fprintf(f, "\n### %s%s%s\n\n| Size | Path |%s", r->algorithm, *r->direction ? " " : "",
                     r->direction, t->by_impl ? " Implementation |" : "");
             for (size_t k = 0; k < t->nsides; k++)
-                fprintf(f, " %c MB/s |", t->sides[k].letter);
+                fprintf(f, " %c %s |", t->sides[k].letter, algo_unit(row_algo(r)));
             for (size_t k = 1; k < t->nsides; k++)
                 fprintf(f, " %c vs A |", t->sides[k].letter);
             fprintf(f, "\n|---:|---|%s", t->by_impl ? "---|" : "");
@@ -394,14 +420,15 @@ static void write_markdown(FILE *f, const struct compare_table *t)
                 fputs("---:|", f);
             fputc('\n', f);
         }
-        fprintf(f, "| %s | %s |", report_size(r->bytes, b, sizeof b), path_shown(r->path));
+        fprintf(f, "| %s | %s |", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
+                path_shown(r->path));
         if (t->by_impl) {
             fputc(' ', f);
             export_md_text(f, r->implementation);
             fputs(" |", f);
         }
         for (size_t k = 0; k < t->nsides; k++) {
-            fig_text(f, &r->fig[k], 0);
+            fig_text(f, r, &r->fig[k], 0);
             fputs(" |", f);
         }
         for (size_t k = 1; k < t->nsides; k++)
@@ -451,7 +478,9 @@ static void write_json(FILE *f, const struct compare_table *t)
         fputs(", \"figures\": [", f);
         for (size_t k = 0; k < t->nsides; k++) {
             fprintf(f, "%s{\"side\": \"%c\", ", k ? ", " : "", t->sides[k].letter);
-            json_num(f, "mb_per_s", r->fig[k].mb_per_s, "%.3f");
+            int pk = row_pk(r);
+            json_num(f, pk ? "ops_per_s" : "mb_per_s",
+                     pk ? r->fig[k].mb_per_s * 1e6 : r->fig[k].mb_per_s, pk ? "%.1f" : "%.3f");
             fputs(", \"status\": ", f);
             export_json_string(f, r->fig[k].status);
             fputs(", ", f);

@@ -38,7 +38,7 @@ static const char *const columns[] = {
     "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
-    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison",
+    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "ops_per_s", "us_per_op",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -92,7 +92,20 @@ static void quality(FILE *f, const struct cell *w)
      * paired rounds, its interval, and whether a claim can rest on it. */
     num(f, "%.4f", w->d.speedup, ok && w->d.speedup > 0);
     num(f, "%.2f", w->d.speedup_ci_pct, ok && w->d.speedup_ci_pct > 0);
-    field(f, !ok || w->d.same_as ? "" : w->d.noisy ? "noisy" : "quiet", 1);
+    field(f, !ok || w->d.same_as ? "" : w->d.noisy ? "noisy" : "quiet", 0);
+}
+
+/* Public-key rows: operations per second and its inverse (algo.h: their rate is of ops);
+ * empty for the rows measured in MB/s. */
+static void ops(FILE *f, const struct cell *w, int pk)
+{
+    int ok = w->r.status == RES_OK && pk && w->r.mb_per_s > 0;
+    double rate = ok ? w->r.mb_per_s * 1e6 : 0;
+    num(f, "%.1f", rate, ok);
+    char b[64] = "";
+    if (ok)
+        snprintf(b, sizeof b, "%.3f", 1e6 / rate);
+    field(f, b, 1);
 }
 
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
@@ -105,7 +118,8 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
     for (size_t i = 0; i < n; i++) {
         const struct cell *w = &rows[i];
         const struct result *r = &w->r;
-        int ok = r->status == RES_OK;
+        const struct algo *a = algo_find(w->impl->alg);
+        int ok = r->status == RES_OK, pk = a && !algo_sized(a), mb = ok && !pk;
         char b[64], st[48];
         field(f, ts, 0);
         field(f, m->host, 0);
@@ -123,17 +137,17 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         snprintf(b, sizeof b, "%llu", (unsigned long long)r->ops);
         field(f, ok ? b : "", 0);
         num(f, "%.6f", r->seconds, ok);
-        num(f, "%.3f", r->mb_per_s, ok);
-        num(f, "%.3f", r->mb_min, ok);
-        num(f, "%.3f", r->mb_max, ok);
-        num(f, "%.4f", r->cycles_per_byte, ok && r->cycles_per_byte > 0);
+        num(f, "%.3f", r->mb_per_s, mb); /* public-key rows: in ops_per_s */
+        num(f, "%.3f", r->mb_min, mb);
+        num(f, "%.3f", r->mb_max, mb);
+        num(f, "%.4f", r->cycles_per_byte, mb && r->cycles_per_byte > 0);
         field(f, ok ? r->cycle_clock : "", 0);
         num(f, "%.3f", r->cpu_util, ok);
         snprintf(b, sizeof b, "%d", r->samples);
         field(f, ok ? b : "", 0);
         num(f, "%.2f", r->spread_pct, ok);
         char each[RESULT_MAX_THREADS * 12] = "";
-        for (int t = 0, off = 0; ok && t < r->threads && t < RESULT_MAX_THREADS; t++)
+        for (int t = 0, off = 0; mb && t < r->threads && t < RESULT_MAX_THREADS; t++)
             off += snprintf(each + off, sizeof each - (size_t)off, "%s%.1f", t ? ";" : "",
                             r->thread_mb[t]);
         field(f, each, 0); /* each worker's median, ';'-separated */
@@ -143,6 +157,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         field(f, result_status_text(r, st, sizeof st), 0);
         field(f, ok ? "" : r->reason, 0);
         quality(f, w);
+        ops(f, w, pk);
     }
     return ferror(f) ? -1 : 0;
 }

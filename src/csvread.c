@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "algo.h"
 #include "csv.h"
 #include "machine.h"
 
@@ -16,7 +17,7 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "timestamp", "host", "cpu", "kernel", "openssl", "capabilities", "algorithm", "direction",
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
-    "verified_against", "status", "reason",
+    "verified_against", "status", "reason", "ops_per_s", "us_per_op",
 };
 
 /* Without these the file says nothing comparable. */
@@ -303,6 +304,7 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_CYCLES_PER_BYTE, cycles_per_byte),
     ROW_STR(CSVREAD_CPU_UTILISATION, cpu_utilisation),
     ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s),
+    ROW_STR(CSVREAD_OPS_PER_S, ops_per_s), ROW_STR(CSVREAD_US_PER_OP, us_per_op),
 };
 #undef ROW_STR
 
@@ -361,9 +363,11 @@ static int numbers(struct rd *r, const struct hdr *h, struct csvread_row *row)
         if (*end || errno || !isfinite(*d) || *d < 0)
             return fail(r, r->rec_line, (unsigned)c + 1, "(%s): '%.40s' is not a number of 0 "
                         "or more", csvread_col_name[num_cols[i].col], s);
-        if (num_cols[i].col == CSVREAD_MB_PER_S)
+        if (num_cols[i].col == CSVREAD_MB_PER_S || num_cols[i].col == CSVREAD_OPS_PER_S)
             row->has_figure = 1;
     }
+    if (row->ops_per_s > 0 && !row->mb_per_s) /* a public-key row: its rate is of ops */
+        row->mb_per_s = row->ops_per_s / 1e6;
     unsigned long long v;
     int c = h->col[CSVREAD_BYTES];
     if (whole(fld(r, (unsigned)c), 1, 1ull << 40, &v))
@@ -403,7 +407,7 @@ static int row(struct rd *r, const struct hdr *h, struct csvread_set *set)
     w->ok = h->col[CSVREAD_STATUS] >= 0 ? !strcmp(w->status, "ok") : w->has_figure;
     if (w->ok && !w->has_figure)
         return fail(r, r->rec_line, (unsigned)h->col[CSVREAD_MB_PER_S] + 1,
-                    "(mb_per_s): empty, yet the status is ok");
+                    "(mb_per_s): empty, and no ops_per_s, yet the status is ok");
     return 0;
 }
 
@@ -520,6 +524,11 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->spread_pct = r->spread_pct;
     w->cycles_per_byte = r->cycles_per_byte;
     w->cpu_utilisation = r->cpu_util;
+    const struct algo *a = algo_find(c->impl->alg);
+    if (a && !algo_sized(a) && r->mb_per_s > 0) {
+        w->ops_per_s = r->mb_per_s * 1e6;
+        w->us_per_op = 1e6 / w->ops_per_s;
+    }
 }
 
 int csvread_from_cells(const struct cell *cells, size_t n, const char *name,

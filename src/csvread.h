@@ -30,6 +30,9 @@ struct csvread_row {
     int ok;                 /* verified: status "ok" (or, without a status column, a figure) */
     double mb_per_s, mb_min, mb_max, spread_pct, cycles_per_byte, cpu_utilisation;
     double limit_mb_per_s;  /* 0 = none */
+    /* Public-key rows: their figure (ops_per_s, us_per_op columns); mb_per_s then holds
+     * ops_per_s / 10^6, the rate the comparisons divide (algo.h: algo_rate). */
+    double ops_per_s, us_per_op;
     unsigned line;          /* where the record starts in its file */
 };
 
@@ -48,7 +51,8 @@ enum csvread_col {
     CSVREAD_IMPLEMENTATION, CSVREAD_BYTES, CSVREAD_THREADS, CSVREAD_MB_PER_S,
     CSVREAD_MB_PER_S_MIN, CSVREAD_MB_PER_S_MAX, CSVREAD_SPREAD_PCT, CSVREAD_CYCLES_PER_BYTE,
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
-    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_NCOLS
+    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_OPS_PER_S,
+    CSVREAD_US_PER_OP, CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 

@@ -7,6 +7,7 @@
 
 #include <openssl/crypto.h>
 
+#include "algo.h"
 #include "clock.h"
 #include "cpu.h"
 #include "csv.h"
@@ -139,10 +140,21 @@ static void stamp(char *ts, size_t n)
 
 /* ---- Markdown ---- */
 
+/* A cell's figure in its algorithm's unit (public-key: ops/s) and that unit. */
+static double rate(const struct cell *c)
+{
+    return algo_rate(algo_find(c->impl->alg), c->r.mb_per_s);
+}
+
+static const char *unit(const struct cell *c)
+{
+    return algo_unit(algo_find(c->impl->alg));
+}
+
 static void md_cell(FILE *f, const struct cell *c)
 {
     if (measured(c)) {
-        fprintf(f, " %.1f", c->r.mb_per_s);
+        fprintf(f, " %.1f", rate(c));
         if (c->d.noisy) /* a figure, never a claim */
             fprintf(f, " ~noisy");
         else if (c->d.speedup > 0)
@@ -159,7 +171,8 @@ static void md_block(FILE *f, const struct block *b)
     fprintf(f, "\n## %s%s\n\n| Path | Implementation |", b->c->impl->alg,
             *csv_direction(b->c) ? (b->c->decrypt ? " decrypt" : " encrypt") : "");
     for (size_t k = 0; k < b->nsz; k++)
-        fprintf(f, " %s |", report_size(b->size[k], sz, sizeof sz));
+        fprintf(f, " %s |", report_cell_size(algo_find(b->c->impl->alg), b->size[k], sz,
+                                             sizeof sz));
     fputs("\n|---|---|", f);
     for (size_t k = 0; k < b->nsz; k++)
         fputs("---:|", f);
@@ -205,6 +218,12 @@ static void write_md(FILE *f, const struct cell *cells, size_t n)
     fprintf(f, " · accelscope %s · %s\n\nMB/s = 10^6 bytes per second (%d thread%s). ×N: over "
             "the slowest verified implementation at the same size. A cell that failed shows its "
             "status, never a figure.\n", ACCELSCOPE_VERSION, ts, th, th > 1 ? "s, summed" : "");
+    for (size_t i = 0; i < n; i++)
+        if (!algo_sized(algo_find(cells[i].impl->alg))) {
+            fputs("\nPublic-key operations: operations per second (ops/s), at their key size.\n",
+                  f);
+            break;
+        }
     struct block b;
     for (size_t i = 0; i < n;) {
         i += block_at(cells + i, n - i, &b);
@@ -310,9 +329,11 @@ static void json_cell(FILE *f, const struct cell *c)
     }
     fprintf(f, ", \"bytes\": %zu, \"threads\": %d, \"samples\": %d", c->bytes, r->threads,
             ok ? r->samples : 0);
-    json_num(f, "mb_per_s", "%.3f", r->mb_per_s, ok);
-    json_num(f, "mb_per_s_min", "%.3f", r->mb_min, ok);
-    json_num(f, "mb_per_s_max", "%.3f", r->mb_max, ok);
+    int pk = !algo_sized(algo_find(c->impl->alg)); /* public-key: ops_per_s instead */
+    json_num(f, "mb_per_s", "%.3f", r->mb_per_s, ok && !pk);
+    json_num(f, "mb_per_s_min", "%.3f", r->mb_min, ok && !pk);
+    json_num(f, "mb_per_s_max", "%.3f", r->mb_max, ok && !pk);
+    json_num(f, "ops_per_s", "%.1f", r->mb_per_s * 1e6, ok && pk);
     json_num(f, "spread_pct", "%.2f", r->spread_pct, ok);
     json_num(f, "cycles_per_byte", "%.4f", r->cycles_per_byte, ok && r->cycles_per_byte > 0);
     json_num(f, "cpu_utilisation", "%.3f", r->cpu_util, ok);
@@ -332,7 +353,8 @@ static void write_json(FILE *f, const struct cell *cells, size_t n)
     fputs("{\n", f);
     json_kv(f, "  ", "accelscope", ACCELSCOPE_VERSION, 1);
     json_kv(f, "  ", "generated", ts, 1);
-    json_kv(f, "  ", "units", "mb_per_s: 10^6 bytes per second, summed over threads", 1);
+    json_kv(f, "  ", "units", "mb_per_s: 10^6 bytes per second, summed over threads; "
+            "ops_per_s (public-key operations): operations per second, summed over threads", 1);
     json_machine(f, cells, n);
     fputs("  \"cells\": [\n", f);
     for (size_t i = 0; i < n; i++) {
@@ -389,8 +411,8 @@ static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double
     double w = top > 0 ? c->r.mb_per_s / top * BAR_W : 0;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", BAR_X,
             y + 1, w < 1 ? 1 : w, path_colour[im->path]);
-    fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s", BAR_X + (w < 1 ? 1 : w) + 6,
-            y + 14, c->r.mb_per_s);
+    fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f %s", BAR_X + (w < 1 ? 1 : w) + 6,
+            y + 14, rate(c), unit(c));
     if (c->d.noisy)
         fputs("  ~noisy", f);
     else if (c->d.speedup > 0)
@@ -411,7 +433,7 @@ static int svg_block(FILE *f, const struct block *b, int y)
     fprintf(f, "<text x=\"20\" y=\"%d\" class=\"h\">", y);
     svg_text(f, b->c->impl->alg, 40);
     fprintf(f, "%s, %s</text>\n", *csv_direction(b->c) ? (b->c->decrypt ? " decrypt" : " encrypt")
-            : "", report_size(big, sz, sizeof sz));
+            : "", report_cell_size(algo_find(b->c->impl->alg), big, sz, sizeof sz));
     int row = 0;
     for (size_t i = 0; i < b->n; i++)
         if (row_start(b, i))
