@@ -131,8 +131,11 @@ static int check_pair(const struct impl *im, const struct impl *ref, const uint8
 {
     const struct algo *a = algo_find(im->alg);
     const struct algo *sa = algo_pk_sibling(a, PK_SIGN), *va = algo_pk_sibling(a, PK_VERIFY);
-    const struct impl *s[2] = { usable(sa, im->name), ref ? usable(sa, ref->name) : NULL };
-    const struct impl *v[2] = { usable(va, im->name), ref ? usable(va, ref->name) : NULL };
+    /* im itself, not looked up: a test's impostor is in no registry */
+    const struct impl *s[2] = { a == sa ? im : usable(sa, im->name),
+                                ref ? usable(sa, ref->name) : NULL };
+    const struct impl *v[2] = { a == va ? im : usable(va, im->name),
+                                ref ? usable(va, ref->name) : NULL };
     int tried = 0;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {

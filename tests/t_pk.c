@@ -1,0 +1,254 @@
+/* Public-key operations (issue 12): every implementation verifies and loops, or says why it
+ * cannot; known answers (RFC 8032, RFC 7748); signatures cross between implementations and a
+ * corrupted one is refused, shown by impostors that must be caught; the model (one size, the
+ * groups of -a); and `run` end to end, printing ops/s for every path in CSV. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "algo.h"
+#include "check.h"
+#include "../src/csvread.h"
+#include "kat.h"
+#include "registry.h"
+#include "select.h"
+#include "shell.h"
+
+static const uint8_t seed[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                  17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 };
+
+/* In-process, the asm rows run unmasked (the mask is for a worker's start-up): the same
+ * EVP calls, so their verification and loop still count. Slow keys: a few loops only. */
+static void loops(const struct impl *im, const struct algo *a)
+{
+    char why[300];
+    uint8_t *in = calloc(1, ALGO_PK_BUF), *out = calloc(1, ALGO_PK_BUF), iv[ALGO_MAX_IV] = { 0 };
+    void *ctx = calloc(1, im->ctx_size ? im->ctx_size : 1);
+    if (!in || !out || !ctx)
+        abort();
+    int n = a->key_bits >= 3072 && a->pk_op == PK_SIGN ? 3 : 20, bad = 0;
+    CHECK(kat_pk_input(im, seed, in, why, sizeof why) == 0, "%s/%s: timed input: %s", a->id,
+          im->name, why);
+    if (im->init(im, ctx, seed, iv, 0, why, sizeof why) == 0) {
+        for (int i = 0; i < n; i++)
+            bad += im->op(ctx, out, in, a->key_bits) != 0;
+        if (im->cleanup)
+            im->cleanup(ctx);
+        CHECK(!bad, "%s/%s: %d of %d ops failed in a loop", a->id, im->name, bad, n);
+    } else {
+        CHECK(0, "%s/%s: init: %s", a->id, im->name, why);
+    }
+    free(ctx);
+    free(in);
+    free(out);
+}
+
+static int post_quantum(const struct algo *a)
+{
+    return !strcmp(a->family, "ml-kem") || !strcmp(a->family, "ml-dsa");
+}
+
+static void test_every_impl(void)
+{
+    int verified = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct impl *im = registry_get(i);
+        const struct algo *a = algo_find(im->alg);
+        char why[300], ref[64];
+        if (a->kind != ALGO_PKEY)
+            continue;
+        if (im->check(im, why, sizeof why)) {
+            UNAVAILABLE(im->alg, why);
+            CHECK(*why, "%s/%s: unavailable without a reason", im->alg, im->name);
+            if (post_quantum(a) && OpenSSL_version_num() < 0x30500000L)
+                CHECK(strstr(why, "needs OpenSSL >= 3.5") != NULL, "%s: %s", im->alg, why);
+            continue;
+        }
+        CHECK(!post_quantum(a) || OpenSSL_version_num() >= 0x30500000L,
+              "%s offered by an OpenSSL without it", im->alg);
+        int rc = kat_pk_verify(im, seed, ref, sizeof ref, why, sizeof why);
+        CHECK(rc == 0, "%s/%s verifies: %s", im->alg, im->name, why);
+        verified += rc == 0;
+        if (rc == 0)
+            loops(im, a);
+    }
+    CHECK(verified >= 14, "at least the OpenSSL rows of RSA, ECDSA, Ed25519, X25519 verified "
+          "(%d)", verified);
+}
+
+/* ---- Impostors: an OpenSSL row whose output or verdict is tampered with. ---- */
+
+static const struct impl *real_of(const struct impl *fake)
+{
+    return registry_find(fake->alg, "openssl");
+}
+
+static int fake_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
+                     int decrypt, char *why, size_t n)
+{
+    const struct impl *r = real_of(im);
+    return r->init(r, ctx, key, iv, decrypt, why, n);
+}
+
+static int fake_check(const struct impl *im, char *why, size_t n)
+{
+    (void)im, (void)why, (void)n;
+    return 0;
+}
+
+static const char *cur_alg;
+
+static void fake_cleanup(void *ctx)
+{
+    registry_find(cur_alg, "openssl")->cleanup(ctx);
+}
+
+/* A signature or secret with one bit flipped. */
+static int flip_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    int rc = registry_find(cur_alg, "openssl")->op(ctx, out, in, len);
+    out[2 + 5] ^= 1;
+    return rc;
+}
+
+/* A verifier that accepts anything. */
+static int yes_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    registry_find(cur_alg, "openssl")->op(ctx, out, in, len);
+    return 0;
+}
+
+static void impostor(const char *alg, int (*op)(void *, uint8_t *, const uint8_t *, size_t),
+                     const char *says)
+{
+    const struct impl *r = registry_find(alg, "openssl");
+    char why[300] = "", ref[64];
+    if (!r || r->check(r, why, sizeof why)) {
+        UNAVAILABLE(alg, why);
+        return;
+    }
+    cur_alg = alg;
+    struct impl fake = *r;
+    fake.name = "impostor";
+    fake.backend = "test";
+    fake.check = fake_check;
+    fake.init = fake_init;
+    fake.op = op;
+    fake.cleanup = fake_cleanup;
+    int rc = kat_pk_verify(&fake, seed, ref, sizeof ref, why, sizeof why);
+    CHECK(rc == -1 && strstr(why, says), "%s impostor caught as wrong output (%d: %s)", alg, rc,
+          why);
+}
+
+static void test_impostors(void)
+{
+    impostor("rsa2048-sign", flip_op, "does not verify");
+    impostor("ecdsa-p256-sign", flip_op, "does not verify");
+    impostor("ed25519-sign", flip_op, "known answer");
+    impostor("ecdsa-p256-verify", yes_op, "accepts a corrupted");
+    impostor("rsa2048-verify", yes_op, "accepts a corrupted");
+    impostor("x25519", flip_op, "known answer");
+    impostor("ecdh-p256", flip_op, "differs from");
+}
+
+/* Known answers, directly: RFC 8032 7.1 TEST 2 through the OpenSSL row. */
+static void test_known_answer(void)
+{
+    const struct impl *im = registry_find("ed25519-sign", "openssl");
+    uint8_t key[32], in[8] = { 0, 1, 0x72 }, out[ALGO_PK_BUF], want[64], iv[ALGO_MAX_IV] = { 0 };
+    char why[200];
+    check_unhex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb", key, 32);
+    check_unhex("92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e"
+                "458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00", want, 64);
+    void *ctx = calloc(1, im->ctx_size);
+    if (!ctx)
+        abort();
+    CHECK(im->init(im, ctx, key, iv, 0, why, sizeof why) == 0 && im->op(ctx, out, in, 255) == 0 &&
+          out[0] == 0 && out[1] == 64 && !memcmp(out + 2, want, 64),
+          "RFC 8032 7.1 TEST 2 signature");
+    im->cleanup(ctx);
+    free(ctx);
+}
+
+static void test_model(void)
+{
+    struct selection s;
+    char why[2048];
+    const struct algo *r = algo_find("rsa2048-sign");
+    memset(&s, 0, sizeof s);
+    CHECK(r && !algo_sized(r) && r->key_bits == 2048 && algo_cell_size(r, 16) == 2048,
+          "rsa2048-sign has one size, its key's");
+    CHECK(algo_check_size(r, 16, why, sizeof why) && strstr(why, "key size"), "16 refused: %s",
+          why);
+    CHECK(algo_pk_sibling(r, PK_VERIFY) == algo_find("rsa2048-verify"), "sibling");
+    CHECK(algo_pk_sibling(algo_find("ecdsa-p256-sign"), PK_VERIFY) ==
+              algo_find("ecdsa-p256-verify"), "ECDSA sibling keeps the curve");
+    CHECK(select_algs(&s, "pk", why, sizeof why) == 0 && s.nalgs > 10, "-a pk: %s", why);
+    int has1024 = 0, has2048 = 0, sized = 0;
+    for (int i = 0; i < s.nalgs; i++) {
+        has1024 |= !strcmp(s.algs[i]->id, "rsa1024-sign");
+        has2048 |= !strcmp(s.algs[i]->id, "rsa2048-sign");
+        sized |= algo_sized(s.algs[i]);
+    }
+    CHECK(has2048 && !has1024 && !sized, "pk: every public-key op but RSA-1024");
+    CHECK(select_algs(&s, "rsa1024-sign", why, sizeof why) == 0, "RSA-1024 by name");
+    CHECK(select_algs(&s, "all", why, sizeof why) == 0, "all");
+    for (int i = 0; i < s.nalgs; i++)
+        CHECK(algo_sized(s.algs[i]), "%s: public-key ops are opt-in", s.algs[i]->id);
+    CHECK(select_algs(&s, "rsa9", why, sizeof why) && strstr(why, "pk,"), "groups named: %s",
+          why);
+}
+
+static void test_cli(const char *bin)
+{
+    char args[512];
+    snprintf(args, sizeof args, "run --no-save -a rsa2048-sign,ecdsa-p256-verify,x25519 -p all "
+                                "-T 0.2 --csv -");
+    int rc = shell_run("", bin, args, NULL);
+    CHECK(rc == 0, "run exits 0 (%d): %s", rc, shell_err);
+    const char *want[] = { "rsa2048-sign", "ecdsa-p256-verify", "x25519" };
+    FILE *f = fmemopen(shell_out, strlen(shell_out), "r");
+    struct csvread_set set = { 0 };
+    char why[300];
+    CHECK(f && csvread_stream(f, "out", &set, why, sizeof why) == 0, "CSV reads back: %s", why);
+    for (size_t k = 0; k < 3; k++) {
+        int hw = 0, asm_ = 0;
+        for (size_t i = 0; i < set.n; i++) {
+            const struct csvread_row *w = &set.rows[i];
+            if (strcmp(w->algorithm, want[k]))
+                continue;
+            int figure = w->ok && w->ops_per_s > 0 && w->us_per_op > 0 &&
+                         w->mb_per_s == w->ops_per_s / 1e6;
+            hw |= !strcmp(w->path, "hw") && figure;
+            asm_ |= !strcmp(w->path, "asm") && figure;
+            if (!w->ok)
+                UNAVAILABLE(want[k], w->reason);
+        }
+        CHECK(hw, "%s: ops/s on the hw path", want[k]);
+        CHECK(asm_ || !strcmp(OpenSSL_version(OPENSSL_CPU_INFO), ""),
+              "%s: ops/s on the asm path", want[k]);
+    }
+    CHECK(strstr(shell_out, ",ops_per_s,us_per_op") != NULL, "CSV header has the columns");
+    if (f)
+        fclose(f);
+    csvread_free(&set);
+    rc = shell_run("", bin, "run --no-save -q -a x25519 -s 16,64 -p hw -T 0.05", NULL);
+    CHECK(rc == 0 && strstr(shell_err, "-s does not apply"), "-s with a public-key op is "
+          "said (%d): %s", rc, shell_err);
+    rc = shell_run("", bin, "run --no-save -a x25519 -p hw -T 0.05", NULL);
+    CHECK(rc == 0 && strstr(shell_out, "ops/s") && strstr(shell_out, "255-bit"),
+          "the table says ops/s and the key size: %s", shell_out);
+}
+
+int main(void)
+{
+    const char *bin = getenv("ACCELSCOPE_BIN");
+    test_model();
+    test_known_answer();
+    test_every_impl();
+    test_impostors();
+    test_cli(bin ? bin : "./accelscope");
+    shell_done();
+    return check_done();
+}
