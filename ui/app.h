@@ -77,7 +77,10 @@ void ui_textf(int y, int x, int w, int attr, const char *fmt, ...)
 void ui_fill(int y, int x, int w, int attr);
 void ui_bar(int y, int x, int w, double frac, int attr); /* eighth blocks, ASCII fallback */
 const char *ui_rate(double mb_per_s, char *buf, size_t n);  /* auto units */
+/* ui_rate(), or operations per second for a public-key algorithm (algo.h: algo_rate). */
+const char *ui_algo_rate(const struct algo *a, double mb_per_s, char *buf, size_t n);
 const char *ui_size(size_t bytes, char *buf, size_t n);
+const char *ui_algo_size(const struct algo *a, size_t bytes, char *buf, size_t n); /* "2048-bit" */
 /* Length in [0, 1] of a bar for v on the current scale (linear or log) with maximum hi and
  * smallest positive value lo. */
 double ui_scale(double v, double lo, double hi);

@@ -101,7 +101,7 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     if (c->d.same_as && r->status == RES_OK) {
         /* Not a second bar for one code: the difference would be noise (cell.h). */
         ui_textf(y, bx, w - (bx - x), ui_attr(ROLE_DIM), "%s same code as %s %s: %s",
-                 ui_rate(r->mb_per_s, rate, sizeof rate), path_id[c->d.same_as->path],
+                 ui_algo_rate(algo_find(c->impl->alg), r->mb_per_s, rate, sizeof rate), path_id[c->d.same_as->path],
                  c->d.same_as->name, c->d.same_why);
         return;
     }
@@ -113,7 +113,8 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, mx, 1, ui_attr(ROLE_WARN), ui_glyph(G_MARK));
     }
     int vx = bx + bw + 1;
-    ui_text(y, vx, 10, A_BOLD, ui_rate(r->mb_per_s, rate, sizeof rate));
+    ui_text(y, vx, 10, A_BOLD, ui_algo_rate(algo_find(c->impl->alg), r->mb_per_s, rate,
+                                            sizeof rate));
     vx++;
     if (r->status == RES_RUNNING) {
         ui_textf(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_DIM), "%s %d/%d", ui_glyph(G_ELLIPSIS),
@@ -158,23 +159,24 @@ void chart_details(int y, int w, const struct cell *c)
         return;
     }
     const struct result *r = &c->r;
+    const struct algo *al = algo_find(c->impl->alg);
     char sz[32], a[32], lo[32], hi[32], st[48];
     char head[160];
     snprintf(head, sizeof head, "%s %s %s/%s %s %s", c->impl->alg, ui_glyph(G_DOT),
              path_label[c->impl->path], c->impl->name, ui_glyph(G_DOT),
-             ui_size(c->bytes, sz, sizeof sz));
+             ui_algo_size(al, c->bytes, sz, sizeof sz));
     if (r->status == RES_OK) {
         char cyc[48] = "";
-        if (r->cycles_per_byte > 0)
-            snprintf(cyc, sizeof cyc, " %s %.2f cycles/B (%s)", ui_glyph(G_DOT),
-                     r->cycles_per_byte, r->cycle_clock);
+        if (r->cycles_per_byte > 0) /* public-key ops count one "byte" an op */
+            snprintf(cyc, sizeof cyc, " %s %.2f cycles/%s (%s)", ui_glyph(G_DOT),
+                     r->cycles_per_byte, algo_sized(al) ? "B" : "op", r->cycle_clock);
         /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
         const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best"
                          : c->d.noisy ? ", noisy: no claim" : "";
         ui_textf(y, 1, w - 2, A_NORMAL,
                  "%s: %s%s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
-                 head, ui_rate(r->mb_per_s, a, sizeof a), rank, ui_rate(r->mb_min, lo, sizeof lo),
-                 ui_rate(r->mb_max, hi, sizeof hi), ui_glyph(G_PM), r->spread_pct,
+                 head, ui_algo_rate(al, r->mb_per_s, a, sizeof a), rank,
+                 ui_algo_rate(al, r->mb_min, lo, sizeof lo), ui_algo_rate(al, r->mb_max, hi, sizeof hi), ui_glyph(G_PM), r->spread_pct,
                  ui_glyph(G_DOT), r->samples, cyc, ui_glyph(G_DOT), r->cpu_util,
                  ui_glyph(G_DOT), r->reference[0] ? r->reference : "?",
                  c->impl->note ? (ui.utf8 ? " \u2014 " : " - ") : "",

@@ -118,6 +118,27 @@ const char *ui_rate(double mb, char *buf, size_t n)
     return buf;
 }
 
+const char *ui_algo_rate(const struct algo *a, double mb, char *buf, size_t n)
+{
+    if (!a || algo_sized(a))
+        return ui_rate(mb, buf, n);
+    double ops = algo_rate(a, mb); /* ten columns at most, as "841.8 MB/s" */
+    if (ops < 1000)
+        snprintf(buf, n, "%.1f op/s", ops);
+    else if (ops < 1e4)
+        snprintf(buf, n, "%.2fk op/s", ops / 1e3);
+    else if (ops < 1e6)
+        snprintf(buf, n, "%.1fk op/s", ops / 1e3);
+    else
+        snprintf(buf, n, "%.2fM op/s", ops / 1e6);
+    return buf;
+}
+
+const char *ui_algo_size(const struct algo *a, size_t bytes, char *buf, size_t n)
+{
+    return report_cell_size(a, bytes, buf, n);
+}
+
 const char *ui_size(size_t bytes, char *buf, size_t n)
 {
     return report_size(bytes, buf, n);

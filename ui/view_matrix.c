@@ -27,7 +27,8 @@ static void build(size_t bytes)
     memset(grid, 0, sizeof grid);
     for (size_t i = 0; i < session_ncells(ui.s); i++) {
         const struct cell *c = session_cell(ui.s, i);
-        if (c->bytes != bytes || chart_folded(c->impl->path, why, sizeof why))
+        if (c->bytes != algo_cell_size(algo_find(c->impl->alg), bytes) || /* public-key: */
+            chart_folded(c->impl->path, why, sizeof why))                  /* its key size */
             continue;
         int r = 0;
         while (r < nmrows && !(mrows[r].path == c->impl->path && !strcmp(mrows[r].name, c->impl->name)))
@@ -78,7 +79,10 @@ static void cell_text(const struct cell *c, char *b, size_t n)
         return;
     }
     if (c->r.status == RES_OK || (c->r.status == RES_RUNNING && c->r.mb_per_s > 0))
-        snprintf(b, n, c->r.mb_per_s >= 1000 ? "%.0f" : "%.1f", c->r.mb_per_s);
+    {
+        double v = algo_rate(algo_find(c->impl->alg), c->r.mb_per_s); /* MB/s or ops/s */
+        snprintf(b, n, v >= 1000 ? "%.0f" : "%.1f", v);
+    }
     else
         snprintf(b, n, "%s", chart_status_short(&c->r));
 }
@@ -168,6 +172,14 @@ static int folded_line(int y, int w)
     return 1;
 }
 
+static int any_pk(void)
+{
+    for (int a = 0; a < app_sel()->nalgs; a++)
+        if (!algo_sized(app_sel()->algs[a]))
+            return 1;
+    return 0;
+}
+
 void matrix_view_draw(struct rect r)
 {
     size_t bytes = app_cur_size();
@@ -180,8 +192,9 @@ void matrix_view_draw(struct rect r)
     }
     char sz[32];
     ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_DIM),
-             "MB/s at %s %s %s best of each column highlighted (*, = a tie) %s < > size %s "
-             "arrows move", ui_size(bytes, sz, sizeof sz),
+             "MB/s%s at %s %s %s best of each column highlighted (*, = a tie) %s < > size %s "
+             "arrows move", any_pk() ? " (public-key columns: ops/s at their key size)" : "",
+             ui_size(bytes, sz, sizeof sz),
              app_sel()->decrypt ? "decrypt" : "encrypt", ui_glyph(G_DOT), ui_glyph(G_DOT),
              ui_glyph(G_DOT));
     int h = r.h - 4 - folded_line(r.y + r.h - 2, r.w);

@@ -11,10 +11,10 @@ static void heading(struct chart_row *h, const struct algo *a, size_t bytes, dou
     char sz[32], hi[32];
     h->cell = NULL;
     int n = snprintf(h->text, sizeof h->text, "%s%s %s", a->id, chart_direction(a),
-                     ui_size(bytes, sz, sizeof sz));
+                     ui_algo_size(a, bytes, sz, sizeof sz));
     if (h->hi > 0 && n > 0 && (size_t)n < sizeof h->text)
         n += snprintf(h->text + n, sizeof h->text - (size_t)n, " %s full bar %s", ui_glyph(G_DOT),
-                      ui_rate(h->hi, hi, sizeof hi));
+                      ui_algo_rate(a, h->hi, hi, sizeof hi));
     if (ceiling > 0 && n > 0 && (size_t)n < sizeof h->text)
         snprintf(h->text + n, sizeof h->text - (size_t)n, " %s silicon ceiling %s%s", ui_glyph(G_DOT),
                  ui_rate(ceiling, hi, sizeof hi), ceiling > h->hi && h->hi > 0 ? " (off the scale)" : "");
@@ -27,11 +27,11 @@ void paths_view_draw(struct rect r)
     struct chart_row *rows = chart_rows(session_ncells(ui.s) + (size_t)sel->nalgs + PATH_COUNT);
     size_t n = 0;
     for (int a = 0; a < sel->nalgs; a++) {
-        size_t h = n++;
+        size_t h = n++, at = algo_cell_size(sel->algs[a], bytes); /* public-key: key size */
         rows[h] = (struct chart_row){ 0 };
         for (size_t i = 0; i < session_ncells(ui.s); i++) {
             const struct cell *c = session_cell(ui.s, i);
-            if (c->bytes == bytes && !strcmp(c->impl->alg, sel->algs[a]->id))
+            if (c->bytes == at && !strcmp(c->impl->alg, sel->algs[a]->id))
                 rows[n++] = (struct chart_row){ .cell = c };
         }
         chart_group_scale(rows, h, n);
@@ -39,7 +39,7 @@ void paths_view_draw(struct rect r)
         for (size_t i = h + 1; i < n; i++)
             if (rows[i].cell->impl->path == PATH_HW && rows[i].cell->limit_mb_per_s > 0)
                 ceiling = rows[i].cell->limit_mb_per_s;
-        heading(&rows[h], sel->algs[a], bytes, ceiling);
+        heading(&rows[h], sel->algs[a], at, ceiling);
     }
     chart_fold(rows, &n);
     if (!n) {

@@ -253,7 +253,9 @@ static void details(int y, int w)
         static const char *const kind[] = { "cipher: one op transforms N bytes, chained",
                                             "AEAD: one op seals an N-byte message (13-byte AAD, tag)",
                                             "digest: one op hashes an N-byte message",
-                                            "random generator: one op fills N bytes" };
+                                            "random generator: one op fills N bytes",
+                                            "public-key: one op signs, verifies or derives once, "
+                                            "at the key size (sizes do not apply); ops/s" };
         snprintf(b, sizeof b, "%s: %s%s", a->id, kind[a->kind],
                  a->block > 1 ? (a->block == 16 ? "; sizes must be multiples of 16"
                                                 : "; sizes must be multiples of 8")

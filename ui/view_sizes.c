@@ -32,14 +32,14 @@ static int note(struct chart_row *h, const struct chart_row *rows, size_t from, 
     *h = (struct chart_row){ 0 };
     if (k > 1) {
         snprintf(h->text, sizeof h->text, "= %d rows tie for fastest at %s (their samples "
-                 "overlap)", k, ui_size(b->bytes, sz, sizeof sz));
+                 "overlap)", k, ui_algo_size(algo_find(b->impl->alg), b->bytes, sz, sizeof sz));
         return 1;
     }
     int changed = b && *prev && b->impl->path != (*prev)->impl->path;
     if (changed)
         snprintf(h->text, sizeof h->text, "%s %s/%s overtakes %s/%s at %s", ui_glyph(G_ARROW),
                  path_label[b->impl->path], b->impl->name, path_label[(*prev)->impl->path],
-                 (*prev)->impl->name, ui_size(b->bytes, sz, sizeof sz));
+                 (*prev)->impl->name, ui_algo_size(algo_find(b->impl->alg), b->bytes, sz, sizeof sz));
     if (b)
         *prev = b;
     return changed;
@@ -52,7 +52,7 @@ static void add_size(struct chart_row *rows, size_t *n, const struct algo *a, si
     struct chart_row *h = &rows[(*n)++];
     *h = (struct chart_row){ 0 };
     snprintf(h->text, sizeof h->text, "%s%s %s", a->id, chart_direction(a),
-             ui_size(bytes, sz, sizeof sz));
+             ui_algo_size(a, bytes, sz, sizeof sz));
     for (size_t i = 0; i < session_ncells(ui.s); i++) {
         const struct cell *c = session_cell(ui.s, i);
         if (c->bytes == bytes && !strcmp(c->impl->alg, a->id))
@@ -69,12 +69,19 @@ void sizes_view_draw(struct rect r)
                 "Nothing selected: press s to pick algorithms, sizes and paths.");
         return;
     }
-    size_t ns = (size_t)sel->nsizes;
+    /* A public-key operation has one size: the view becomes a key-size view, the same
+     * operation of its family at each selected key size (rsa2048/3072/4096-sign). */
+    const struct algo *at[SELECT_MAX];
+    size_t ns = 0;
+    for (int k = 0; k < (algo_sized(a) ? sel->nsizes : sel->nalgs); k++)
+        if (algo_sized(a) || (!strcmp(sel->algs[k]->family, a->family) &&
+                              sel->algs[k]->pk_op == a->pk_op))
+            at[ns++] = algo_sized(a) ? a : sel->algs[k];
     struct chart_row *rows = chart_rows(session_ncells(ui.s) + 2 * ns + PATH_COUNT + 2);
     size_t n = 0, start[SELECT_MAX + 1];
     for (size_t z = 0; z < ns; z++) {
         start[z] = n;
-        add_size(rows, &n, a, sel->sizes[z]);
+        add_size(rows, &n, at[z], algo_cell_size(at[z], algo_sized(a) ? sel->sizes[z] : 0));
     }
     start[ns] = n;
     chart_group_scale(rows, 0, n); /* one scale for every size */
