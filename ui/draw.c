@@ -103,35 +103,34 @@ void ui_bar(int y, int x, int w, double frac, int attr)
     }
 }
 
+/* v in units of u[1], shown in u[0] (x1000), u[1] or u[2] (/1000): ten columns at most. */
+static const char *rate_in(double v, const char *const u[3], char *buf, size_t n)
+{
+    if (v < 1)
+        snprintf(buf, n, "%.0f %s", v * 1000, u[0]);
+    else if (v < 10)
+        snprintf(buf, n, "%.2f %s", v, u[1]);
+    else if (v < 1000)
+        snprintf(buf, n, "%.1f %s", v, u[1]);
+    else if (v < 10000)
+        snprintf(buf, n, "%.2f %s", v / 1000, u[2]);
+    else
+        snprintf(buf, n, "%.1f %s", v / 1000, u[2]);
+    return buf;
+}
+
 const char *ui_rate(double mb, char *buf, size_t n)
 {
-    if (mb < 1)
-        snprintf(buf, n, "%.0f kB/s", mb * 1000);
-    else if (mb < 10)
-        snprintf(buf, n, "%.2f MB/s", mb);
-    else if (mb < 1000)
-        snprintf(buf, n, "%.1f MB/s", mb);
-    else if (mb < 10000)
-        snprintf(buf, n, "%.2f GB/s", mb / 1000);
-    else
-        snprintf(buf, n, "%.1f GB/s", mb / 1000);
-    return buf;
+    static const char *const u[3] = { "kB/s", "MB/s", "GB/s" };
+    return rate_in(mb, u, buf, n);
 }
 
 const char *ui_algo_rate(const struct algo *a, double mb, char *buf, size_t n)
 {
+    static const char *const u[3] = { "op/s", "kop/s", "Mop/s" };
     if (!a || algo_sized(a))
         return ui_rate(mb, buf, n);
-    double ops = algo_rate(a, mb); /* ten columns at most, as "841.8 MB/s" */
-    if (ops < 1000)
-        snprintf(buf, n, "%.1f op/s", ops);
-    else if (ops < 1e4)
-        snprintf(buf, n, "%.2fk op/s", ops / 1e3);
-    else if (ops < 1e6)
-        snprintf(buf, n, "%.1fk op/s", ops / 1e3);
-    else
-        snprintf(buf, n, "%.2fM op/s", ops / 1e6);
-    return buf;
+    return rate_in(algo_rate(a, mb) / 1000, u, buf, n);
 }
 
 const char *ui_algo_size(const struct algo *a, size_t bytes, char *buf, size_t n)
