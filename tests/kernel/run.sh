@@ -187,4 +187,6 @@ rc=0
 sh "$ROOT/tests/kernel/check.sh" max "$WORK/console-max.log" "$HAVE" || rc=1
 sh "$ROOT/tests/kernel/check.sh" qemu64 "$WORK/console-qemu64.log" "$HAVE" || rc=1
 [ $A64 = no ] || sh "$ROOT/tests/kernel/check.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
+sh "$ROOT/tests/kernel/check_pk.sh" max "$WORK/console-max.log" "$HAVE" || rc=1
+[ $A64 = no ] || sh "$ROOT/tests/kernel/check_pk.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
 exit $rc
