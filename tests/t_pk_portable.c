@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pk_openssl.h"
 #include "seeded.h"
 #include "portable/pk.h"
 #include "portable/portable.h"
@@ -305,58 +306,6 @@ static void ed25519_diff(int runs)
 
 /* ---- RSA PKCS#1 v1.5 with SHA-256 (RFC 8017) ---- */
 
-/* The parameter's big-endian bytes (BN_bn2bin), malloc'd; *len set. */
-static uint8_t *rsa_param(EVP_PKEY *k, const char *name, size_t *len)
-{
-    BIGNUM *bn = NULL;
-    if (EVP_PKEY_get_bn_param(k, name, &bn) <= 0)
-        return NULL;
-    *len = (size_t)BN_num_bytes(bn);
-    uint8_t *b = malloc(*len + 1);
-    if (!b)
-        abort();
-    BN_bn2bin(bn, b);
-    BN_clear_free(bn);
-    return b;
-}
-
-/* Imports OpenSSL's key k; public_only leaves out the CRT half. */
-static int rsa_import_from(struct portable_rsa *pk, EVP_PKEY *k, int public_only, char *why,
-                           size_t whylen)
-{
-    static const char *const names[8] = {
-        OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,         OSSL_PKEY_PARAM_RSA_D,
-        OSSL_PKEY_PARAM_RSA_FACTOR1,   OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
-    };
-    uint8_t *v[8] = { 0 };
-    size_t l[8] = { 0 };
-    int rc = -1;
-    for (int i = 0; i < (public_only ? 2 : 8); i++)
-        if (!(v[i] = rsa_param(k, names[i], &l[i]))) {
-            snprintf(why, whylen, "OpenSSL has no %s", names[i]);
-            goto out;
-        }
-    rc = portable_rsa_import(pk, v[0], l[0], v[1], l[1], v[2], l[2], v[3], l[3], v[4], l[4],
-                             v[5], l[5], v[6], l[6], v[7], l[7], why, whylen);
-out:
-    for (int i = 0; i < 8; i++)
-        free(v[i]);
-    return rc;
-}
-
-static EVP_PKEY_CTX *rsa_ctx(EVP_PKEY *k, int sign)
-{
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(k, NULL);
-    if (!c || (sign ? EVP_PKEY_sign_init(c) : EVP_PKEY_verify_init(c)) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) <= 0 ||
-        EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) <= 0) {
-        EVP_PKEY_CTX_free(c);
-        return NULL;
-    }
-    return c;
-}
-
 static int ossl_rsa_sign(EVP_PKEY *k, uint8_t *sig, size_t siglen, const uint8_t digest[32])
 {
     EVP_PKEY_CTX *c = rsa_ctx(k, 1);
@@ -422,17 +371,12 @@ static void rsa_diff_key(EVP_PKEY *k, int bits, int runs)
 /* Keys the import must refuse, each with a reason. */
 static void rsa_bad_imports(EVP_PKEY *k)
 {
-    static const char *const names[8] = {
-        OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,         OSSL_PKEY_PARAM_RSA_D,
-        OSSL_PKEY_PARAM_RSA_FACTOR1,   OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
-    };
     static const char *const cases[] = { "even n", "even e", "p * q != n", "short n",
                                          "dp not below p", "only some CRT values" };
     uint8_t *v[8];
     size_t l[8];
     for (int i = 0; i < 8; i++)
-        if (!(v[i] = rsa_param(k, names[i], &l[i])))
+        if (!(v[i] = rsa_param(k, rsa_param_names[i], &l[i])))
             abort();
     struct portable_rsa *pk = malloc(sizeof *pk);
     if (!pk)
