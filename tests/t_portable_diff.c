@@ -11,22 +11,7 @@
 #include "algo.h"
 #include "check.h"
 #include "registry.h"
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void) /* splitmix64: reproducible from the printed seed */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)rnd();
-}
+#include "seeded.h"
 
 /* Buffers sized exactly as the engine's (len + ALGO_MAX_OUT_EXTRA) so ASan sees overruns. */
 static uint8_t *buf(size_t len)
