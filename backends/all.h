@@ -5,6 +5,7 @@
 #include "impl.h"
 
 extern const struct backend backend_portable;   /* backends/portable/ */
+extern const struct backend backend_portable_pk; /* backends/portable_pk.c (public-key ops) */
 extern const struct backend backend_openssl;    /* backends/openssl.c */
 extern const struct backend backend_openssl_pk; /* backends/openssl_pk.c (public-key ops) */
 extern const struct backend backend_direct;     /* backends/direct.c (asm/x86_64 kernels) */

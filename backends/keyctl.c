@@ -45,7 +45,7 @@ static void add_key_why(int e, const struct algo *a, char *why, size_t n)
         snprintf(why, n, "kernel without the 'asymmetric' key type (ENODEV): needs "
                  "CONFIG_ASYMMETRIC_KEY_TYPE");
     else if (e == ENOPKG || e == ENOENT) /* ENOENT: no such akcipher to check the cert */
-        snprintf(why, n, "kernel lacks %s (%s): needs %s", rsa(a) ? "RSA" : a->group,
+        snprintf(why, n, "kernel lacks %s (%s): needs %s", rsa(a) ? "RSA" : "ECDSA",
                  e == ENOPKG ? "ENOPKG" : "ENOENT", rsa(a) ? "CONFIG_CRYPTO_RSA" : "CONFIG_CRYPTO_ECDSA");
     else if (e == EBADMSG || e == EINVAL)
         snprintf(why, n, "the kernel's key parsers refuse a %s (%s): needs %s",
