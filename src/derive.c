@@ -80,7 +80,9 @@ static const struct cell *simd_row(const struct cell *cells, size_t n, const str
 {
     for (size_t i = 0; i < n; i++)
         if (same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
-            !strcmp(cells[i].impl->name, "openssl-simd") && verified(&cells[i]))
+            !strcmp(cells[i].impl->name, algo_sized(algo_find(c->impl->alg)) ? "openssl-simd"
+                                                                              : "openssl-int") &&
+            verified(&cells[i])) /* public-key ops: the asm row masks the big-number bits */
             return &cells[i];
     return NULL;
 }

@@ -9,6 +9,7 @@
 
 #include "algo.h"
 #include "check.h"
+#include "derive.h"
 #include "../src/csvread.h"
 #include "kat.h"
 #include "registry.h"
@@ -241,11 +242,41 @@ static void test_cli(const char *bin)
           "the table says ops/s and the key size: %s", shell_out);
 }
 
+/* The hw row runs the asm row's code when OpenSSL's vector has none of the bits the
+ * big-number code reads (x86: BMI2, ADX, AVX2, AVX-512F): said as "same code", no second bar. */
+static int same_code_with(const char *capvec)
+{
+    struct cell c[2];
+    memset(c, 0, sizeof c);
+    c[0].impl = registry_find("x25519", "openssl-int");
+    c[1].impl = registry_find("x25519", "openssl");
+    for (int i = 0; i < 2; i++) {
+        c[i].bytes = 255;
+        c[i].r.status = RES_OK;
+        c[i].r.mb_per_s = 0.004 + 0.001 * i;
+        snprintf(c[i].r.capvec, sizeof c[i].r.capvec, "%s", capvec);
+    }
+    derive_cells(c, 2);
+    return c[1].d.same_as == c[0].impl;
+}
+
+static void test_same_code(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    CHECK(!same_code_with("OPENSSL_ia32cap=0x0:0x80100"), "BMI2+ADX: x25519's hw row differs");
+    CHECK(same_code_with("OPENSSL_ia32cap=0x0:0x0"), "no BMI2/ADX: same code as openssl-int");
+#else
+    /* OpenSSL 3.0's Arm big-number code reads no capability bit: always the same code. */
+    CHECK(same_code_with("OPENSSL_armcap=0x3d"), "Arm: same code as openssl-int");
+#endif
+}
+
 int main(void)
 {
     const char *bin = getenv("ACCELSCOPE_BIN");
     test_model();
     test_known_answer();
+    test_same_code();
     test_every_impl();
     test_impostors();
     test_cli(bin ? bin : "./accelscope");
