@@ -407,7 +407,7 @@ static int row(struct rd *r, const struct hdr *h, struct csvread_set *set)
     w->ok = h->col[CSVREAD_STATUS] >= 0 ? !strcmp(w->status, "ok") : w->has_figure;
     if (w->ok && !w->has_figure)
         return fail(r, r->rec_line, (unsigned)h->col[CSVREAD_MB_PER_S] + 1,
-                    "(mb_per_s): empty, and no ops_per_s, yet the status is ok");
+                    "(mb_per_s): empty, yet the status is ok");
     return 0;
 }
 

@@ -271,6 +271,35 @@ static void test_same_code(void)
 #endif
 }
 
+/* A CSV of public-key rows: ops_per_s is the figure (mb_per_s empty), read back as a rate of
+ * ops; without either figure an ok row is refused; compare shows ops/s. */
+static void test_csv(const char *bin)
+{
+    char path[] = "/tmp/accelscope-t_pk-XXXXXX", args[200], why[300];
+    int fd = mkstemp(path);
+    const char *text = "algorithm,path,implementation,bytes,mb_per_s,status,ops_per_s,us_per_op\n"
+                       "rsa2048-sign,hw,openssl,2048,,ok,500.0,2000.000\n";
+    CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text), "temp file");
+    close(fd);
+    struct csvread_set set = { 0 };
+    CHECK(csvread_file(path, &set, why, sizeof why) == 0 && set.n == 1 && set.rows[0].ok &&
+              set.rows[0].ops_per_s == 500.0 && set.rows[0].mb_per_s == 500.0 / 1e6,
+          "a public-key row reads back as 500 ops/s: %s", why);
+    csvread_free(&set);
+    snprintf(args, sizeof args, "compare %s", path);
+    CHECK(shell_run("", bin, args, NULL) == 0 && strstr(shell_out, "A ops/s") &&
+              strstr(shell_out, "500.0") && strstr(shell_out, "2048-bit"),
+          "compare shows ops/s at the key size: %s%s", shell_out, shell_err);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("algorithm,bytes,mb_per_s,status,ops_per_s\nrsa2048-sign,2048,,ok,\n", f);
+        fclose(f);
+    }
+    CHECK(csvread_file(path, &set, why, sizeof why) != 0 && strstr(why, "line 2"),
+          "an ok row without a figure is refused: %s", why);
+    unlink(path);
+}
+
 int main(void)
 {
     const char *bin = getenv("ACCELSCOPE_BIN");
@@ -280,6 +309,7 @@ int main(void)
     test_every_impl();
     test_impostors();
     test_cli(bin ? bin : "./accelscope");
+    test_csv(bin ? bin : "./accelscope");
     shell_done();
     return check_done();
 }
