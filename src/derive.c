@@ -33,6 +33,8 @@ int derive_paired(const struct result *a, const struct result *b, double *ratio,
 {
     double v[RESULT_MAX_ROUNDS];
     int n = 0, m = a->nround < b->nround ? a->nround : b->nround;
+    if (a->group != b->group)
+        return 0;
     for (int k = 0; k < m && k < RESULT_MAX_ROUNDS; k++)
         if (a->round_mb[k] > 0 && b->round_mb[k] > 0)
             v[n++] = (double)a->round_mb[k] / (double)b->round_mb[k];

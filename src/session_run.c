@@ -45,7 +45,8 @@ static void add_member(struct session *s, size_t i)
     struct cell *c = &s->plan.cells[i];
     struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = s->sel.threads,
                               .seconds = s->sel.seconds, .samples = SCHED_SAMPLES,
-                              .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1 };
+                              .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1,
+                              .group = s->grpseq };
     memset(&c->r, 0, sizeof c->r);
     c->r.status = RES_RUNNING;
     c->r.threads = s->sel.threads;
@@ -74,6 +75,7 @@ static void group_begin(struct session *s)
     s->ngrp = 0;
     s->sampling = -1;
     s->turn = 0;
+    s->grpseq++;
     s->grp_t0 = session_mono();
     /* Every worker holds two descriptors here; a column of many cells with -t N is split
      * into groups under SCHED_GROUP_FDS (the open-file limit, the TUI's poll array). */

@@ -89,6 +89,10 @@ static void test_derive_paired(void)
           "paired: x%.2f +-%.1f%% from noisy figures", c[1].d.speedup, c[1].d.speedup_ci_pct);
     CHECK(c[1].d.best && c[2].d.best && c[1].d.tie && c[2].d.tie,
           "paired ratios 0.98..1.02 hold 1: a tie");
+    double q, lo, hi;
+    c[1].r.group = 7; /* measured in another group (a column split at -t N): never paired */
+    CHECK(derive_paired(&c[1].r, &c[0].r, &q, &lo, &hi) == 0, "rounds of two groups never pair");
+    c[1].r.group = 0;
     c[2].r.nround = 3; /* too few pairs: the figures alone, both noisy */
     derive_cells(c, 3);
     CHECK(c[2].d.noisy && !c[2].d.best, "unpaired over a noisy reference: noisy, no claim");
