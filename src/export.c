@@ -335,7 +335,8 @@ static void json_cell(FILE *f, const struct cell *c)
     json_num(f, "mb_per_s_max", "%.3f", r->mb_max, ok && !pk);
     json_num(f, "ops_per_s", "%.1f", r->mb_per_s * 1e6, ok && pk);
     json_num(f, "spread_pct", "%.2f", r->spread_pct, ok);
-    json_num(f, "cycles_per_byte", "%.4f", r->cycles_per_byte, ok && r->cycles_per_byte > 0);
+    json_num(f, pk ? "cycles_per_op" : "cycles_per_byte", "%.4f", r->cycles_per_byte,
+             ok && r->cycles_per_byte > 0); /* public-key ops count one byte an op */
     json_num(f, "cpu_utilisation", "%.3f", r->cpu_util, ok);
     json_num(f, "limit_mb_per_s", "%.1f", c->limit_mb_per_s, c->limit_mb_per_s > 0);
     json_num(f, "speedup_vs_slowest", "%.4f", c->d.speedup, c->d.speedup > 0);
