@@ -71,7 +71,7 @@ static void test_openssl_paths(void)
             UNAVAILABLE(im->name, why);
             continue;
         }
-        size_t len = a->block > 1 ? 4 * a->block : 100;
+        size_t len = algo_cell_size(a, a->block > 1 ? 4 * a->block : 100); /* pk: key size */
         struct result r = run(im->alg, im->name, len, 1, 0, 0);
         CHECK(r.status == RES_OK && r.mb_per_s > 0 && r.samples >= 1 &&
               r.rounds + r.disturbed == 5, "%s/%s: ok with figures from 5 rounds (status %d: "

@@ -10,6 +10,8 @@
 #include "algo.h"
 #include "check.h"
 #include "derive.h"
+#include "engine.h"
+#include "osslcap.h"
 #include "../src/csvread.h"
 #include "kat.h"
 #include "registry.h"
@@ -301,6 +303,40 @@ static void test_csv(const char *bin)
     unlink(path);
 }
 
+/* The asm row's worker really runs with the big-number bits masked (x86: BMI2, ADX, AVX2,
+ * AVX-512F cleared in the vector it reports), and the hw row's keeps them. */
+static void test_mask(const char *bin)
+{
+    struct result r[2];
+    const char *names[2] = { "openssl", "openssl-int" };
+    uint64_t w[2][2];
+    int nw[2];
+    engine_set_exe(bin);
+    for (int i = 0; i < 2; i++) {
+        struct engine_job job = { .impl = registry_find("x25519", names[i]), .bytes = 255,
+                                  .threads = 1, .seconds = 0.05, .samples = 5,
+                                  .noisy_fallback = 1 }; /* a loaded machine: still a figure */
+        engine_run(&job, &r[i], NULL, NULL);
+        nw[i] = osslcap_parse(r[i].capvec, w[i]);
+        CHECK(r[i].status == RES_OK && r[i].mb_per_s > 0, "x25519/%s measured: %s", names[i],
+              r[i].reason);
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    if (osslcap_has(w[0], nw[0], FEAT_BMI2) != 1 || osslcap_has(w[0], nw[0], FEAT_ADX) != 1) {
+        UNAVAILABLE("x25519 mask", "OpenSSL's vector has no BMI2+ADX here: nothing to mask");
+        return;
+    }
+    static const enum feature masked[] = { FEAT_BMI2, FEAT_ADX, FEAT_AVX2, FEAT_AVX512F };
+    for (size_t k = 0; k < sizeof masked / sizeof masked[0]; k++)
+        CHECK(osslcap_has(w[1], nw[1], masked[k]) == 0, "openssl-int clears %s: %s",
+              feature_table[masked[k]].label, r[1].capvec);
+    CHECK(osslcap_has(w[1], nw[1], FEAT_AESNI) == osslcap_has(w[0], nw[0], FEAT_AESNI),
+          "openssl-int keeps the first word (AES-NI as hw): %s", r[1].capvec);
+#else
+    UNAVAILABLE("x25519 mask", "capability bits checked on x86 only (Arm: none is read)");
+#endif
+}
+
 int main(void)
 {
     const char *bin = getenv("ACCELSCOPE_BIN");
@@ -311,6 +347,7 @@ int main(void)
     test_impostors();
     test_cli(bin ? bin : "./accelscope");
     test_csv(bin ? bin : "./accelscope");
+    test_mask(bin ? bin : "./accelscope");
     shell_done();
     return check_done();
 }
