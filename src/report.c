@@ -17,7 +17,9 @@ const char *report_size(size_t b, char *buf, size_t n)
 
 const char *report_cell_size(const struct algo *a, size_t b, char *buf, size_t n)
 {
-    if (a && !algo_sized(a))
+    if (a && !algo_sized(a) && !strncmp(a->family, "ml-", 3)) /* a parameter set, not bits */
+        snprintf(buf, n, "%s", a->pk_type);
+    else if (a && !algo_sized(a))
         snprintf(buf, n, "%zu-bit", b);
     else
         report_size(b, buf, n);
