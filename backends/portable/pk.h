@@ -17,7 +17,8 @@
  * - p, q, dp, dq and qinv may be NULL (with their lengths 0): a public key, which verifies;
  *   signing with it returns -1. d is accepted for OpenSSL's layout and not used (the private
  *   operation is CRT).
- * portable_rsa_import allocates nothing (the key lives in the struct, about 6 KiB);
+ * No global state: any number of threads may call any of these at once (on distinct outputs).
+ * portable_rsa_import allocates nothing (the key lives in the struct, about 4.5 KiB);
  * portable_rsa_free only wipes it. */
 #ifndef ACCELSCOPE_PORTABLE_PK_H
 #define ACCELSCOPE_PORTABLE_PK_H
