@@ -9,7 +9,7 @@
  * is read by scanning the whole table). RSA signing has no blinding (OpenSSL blinds) and no
  * check of the result with the public exponent (OpenSSL checks): a portable figure is thus
  * slightly flattered, by a few percent at 2048 bits. Verification is variable time: its
- * inputs are public.
+ * inputs are public. So is RSA key import (once per key, outside any timed loop).
  *
  * Shape as agreed with pkcore, with two differences, both source compatible:
  * - portable_rsa_import's reason buffer length is named whylen (the brief's "n" collides

@@ -1,7 +1,8 @@
 /* RSA PKCS#1 v1.5 signatures over SHA-256 (RFC 8017 8.2, 9.2) on 64-bit limbs.
  *
  * Multiplication is Montgomery's (CIOS: one row of the product and one row of the reduction
- * per word of b, interleaved), with a masked final subtraction. The private operation is CRT
+ * per word of b, interleaved), squaring its own product (each cross product once) followed by
+ * the reduction rows, both with a masked final subtraction. The private operation is CRT
  * with a fixed 4-bit window over every bit of dp and dq (the top zero bits too), each table
  * entry read by scanning the table: the sequence of operations and addresses does not
  * depend on the key or the message. Numbers are arrays of 64-bit words, least significant
@@ -239,7 +240,7 @@ static void mont_setup(struct portable_mont *m, const uint64_t *mod, unsigned li
 }
 
 /* r = base^exp in Montgomery form (base in Montgomery form, exp of m->limbs words), by a
- * fixed window over all 64 limbs bits of exp. */
+ * fixed window over all 64 * limbs bits of exp. For the primes only (tables of MAXL / 2). */
 static void mont_exp(const struct portable_mont *m, uint64_t *r, const uint64_t *base,
                      const uint64_t *exp)
 {
