@@ -18,6 +18,7 @@
 #include "check.h"
 #include "pk_openssl.h"
 #include "seeded.h"
+#include "portable/fe25519.h"
 #include "portable/pk.h"
 #include "portable/portable.h"
 
@@ -26,6 +27,46 @@ static void unhex32(const char *hex, uint8_t out[32])
     size_t n = check_unhex(hex, out, 32);
     if (n != 32)
         abort(); /* a typo in a vector below */
+}
+
+/* ---- the field GF(2^255 - 19): the edges random inputs rarely reach ---- */
+
+/* The 32 little-endian bytes of 2^255 - 19 + add (add < 19 keeps it below 2^255). */
+static void p_plus(uint8_t b[32], unsigned add)
+{
+    memset(b, 0xff, 32);
+    b[31] = 0x7f;
+    b[0] = (uint8_t)(0xed + add);
+}
+
+static void fe_edges(void)
+{
+    uint8_t in[32], out[32], want[32];
+    fe a, b;
+    for (unsigned add = 0; add < 19; add += 6) { /* p .. 2^255 - 2: encode as add */
+        p_plus(in, add);
+        portable_fe_frombytes(&a, in);
+        portable_fe_tobytes(out, &a);
+        memset(want, 0, 32);
+        want[0] = (uint8_t)add;
+        CHECK(memcmp(out, want, 32) == 0, "p + %u not encoded as %u", add, add);
+    }
+    p_plus(in, 0);
+    in[0] -= 1; /* p - 1 = -1 */
+    portable_fe_frombytes(&a, in);
+    portable_fe_sq(&b, &a);
+    portable_fe_tobytes(out, &b);
+    memset(want, 0, 32);
+    want[0] = 1;
+    CHECK(memcmp(out, want, 32) == 0, "(-1)^2 != 1");
+    portable_fe_mul(&b, &a, &b);
+    portable_fe_invert(&b, &b);
+    portable_fe_tobytes(out, &b);
+    CHECK(memcmp(out, in, 32) == 0, "1 / (-1) != -1");
+    fe_set(&b, 0);
+    portable_fe_sub(&b, &b, &a); /* 0 - (-1) */
+    portable_fe_tobytes(out, &b);
+    CHECK(memcmp(out, want, 32) == 0, "0 - (-1) != 1");
 }
 
 /* ---- X25519 (RFC 7748) ---- */
@@ -433,6 +474,7 @@ int main(int argc, char **argv)
     rng_state = s ? strtoull(s, NULL, 0) : 20261201;
     printf("seed %llu (set PORTABLE_SEED to repeat another); products: %s\n",
            (unsigned long long)rng_state, portable_pk_wide_kind);
+    fe_edges();
     x25519_kat(long_run);
     ed25519_kat();
     x25519_diff(64);

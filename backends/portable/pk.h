@@ -9,7 +9,7 @@
  * is read by scanning the whole table). RSA signing has no blinding (OpenSSL blinds) and no
  * check of the result with the public exponent (OpenSSL checks): a portable figure is thus
  * slightly flattered, by a few percent at 2048 bits. Verification is variable time: its
- * inputs are public.
+ * inputs are public. So is RSA key import (once per key, outside any timed loop).
  *
  * Shape as agreed with pkcore, with two differences, both source compatible:
  * - portable_rsa_import's reason buffer length is named whylen (the brief's "n" collides
@@ -17,7 +17,8 @@
  * - p, q, dp, dq and qinv may be NULL (with their lengths 0): a public key, which verifies;
  *   signing with it returns -1. d is accepted for OpenSSL's layout and not used (the private
  *   operation is CRT).
- * portable_rsa_import allocates nothing (the key lives in the struct, about 6 KiB);
+ * No global state: any number of threads may call any of these at once (on distinct outputs).
+ * portable_rsa_import allocates nothing (the key lives in the struct, about 4.5 KiB);
  * portable_rsa_free only wipes it. */
 #ifndef ACCELSCOPE_PORTABLE_PK_H
 #define ACCELSCOPE_PORTABLE_PK_H

@@ -1,7 +1,8 @@
 /* RSA PKCS#1 v1.5 signatures over SHA-256 (RFC 8017 8.2, 9.2) on 64-bit limbs.
  *
  * Multiplication is Montgomery's (CIOS: one row of the product and one row of the reduction
- * per word of b, interleaved), with a masked final subtraction. The private operation is CRT
+ * per word of b, interleaved), squaring its own product (each cross product once) followed by
+ * the reduction rows, both with a masked final subtraction. The private operation is CRT
  * with a fixed 4-bit window over every bit of dp and dq (the top zero bits too), each table
  * entry read by scanning the table: the sequence of operations and addresses does not
  * depend on the key or the message. Numbers are arrays of 64-bit words, least significant
@@ -153,13 +154,13 @@ static void mont_mul(const struct portable_mont *m, uint64_t *r, const uint64_t 
     bn_select(r, t, u, t[n] | (borrow ^ 1), n); /* t >= m: take t - m */
 }
 
-/* r = x / R mod m for a 2n-word x < m R: the reduction rows alone. */
+/* r = x / R mod m for a 2n-word x < m R: the reduction rows alone. Row i's carry out of word
+ * i + n waits in `top` for row i + 1, which adds at word i + n + 1. */
 static void mont_redc(const struct portable_mont *m, uint64_t *r, const uint64_t *x)
 {
     unsigned n = m->limbs;
-    uint64_t t[2 * MAXL + 1], u[MAXL];
+    uint64_t t[2 * MAXL], u[MAXL], top = 0;
     memcpy(t, x, 2 * n * sizeof *t);
-    t[2 * n] = 0;
     for (unsigned i = 0; i < n; i++) {
         uint64_t q = t[i] * m->minv, carry = 0;
         for (unsigned j = 0; j < n; j++) {
@@ -167,14 +168,46 @@ static void mont_redc(const struct portable_mont *m, uint64_t *r, const uint64_t
             t[i + j] = wlo(w);
             carry = whi(w);
         }
-        for (unsigned k = i + n; k <= 2 * n; k++) { /* fixed length: no early stop */
-            wide w = wadd64(wfrom64(t[k]), carry);
-            t[k] = wlo(w);
-            carry = whi(w);
-        }
+        wide w = wadd64(wadd64(wfrom64(t[i + n]), carry), top);
+        t[i + n] = wlo(w);
+        top = whi(w);
     }
     uint64_t borrow = bn_sub(u, t + n, m->m, n);
-    bn_select(r, t + n, u, t[2 * n] | (borrow ^ 1), n);
+    bn_select(r, t + n, u, top | (borrow ^ 1), n);
+}
+
+/* r[0..2n) = a^2: each cross product once, doubled, then the squares on the diagonal. */
+static void bn_sqr(uint64_t *r, const uint64_t *a, unsigned n)
+{
+    memset(r, 0, 2 * n * sizeof *r);
+    for (unsigned i = 0; i + 1 < n; i++) {
+        uint64_t carry = 0;
+        for (unsigned j = i + 1; j < n; j++) {
+            wide w = wadd64(wadd64(wmul(a[i], a[j]), r[i + j]), carry);
+            r[i + j] = wlo(w);
+            carry = whi(w);
+        }
+        r[i + n] = carry;
+    }
+    for (unsigned k = 2 * n - 1; k > 0; k--) /* the cross sum is below 2^(128n - 1) */
+        r[k] = r[k] << 1 | r[k - 1] >> 63;
+    r[0] <<= 1;
+    uint64_t carry = 0;
+    for (unsigned i = 0; i < n; i++) {
+        wide w = wadd64(wadd64(wmul(a[i], a[i]), r[2 * i]), carry);
+        r[2 * i] = wlo(w);
+        wide v = wadd64(wfrom64(r[2 * i + 1]), whi(w));
+        r[2 * i + 1] = wlo(v);
+        carry = whi(v);
+    }
+}
+
+/* r = a^2 / R mod m for a < m: a quarter fewer products than mont_mul(a, a). */
+static void mont_sqr(const struct portable_mont *m, uint64_t *r, const uint64_t *a)
+{
+    uint64_t t[2 * MAXL];
+    bn_sqr(t, a, m->limbs);
+    mont_redc(m, r, t);
 }
 
 /* r = 2^bits mod m by doubling (import time only). */
@@ -207,7 +240,7 @@ static void mont_setup(struct portable_mont *m, const uint64_t *mod, unsigned li
 }
 
 /* r = base^exp in Montgomery form (base in Montgomery form, exp of m->limbs words), by a
- * fixed window over all 64 limbs bits of exp. */
+ * fixed window over all 64 * limbs bits of exp. For the primes only (tables of MAXL / 2). */
 static void mont_exp(const struct portable_mont *m, uint64_t *r, const uint64_t *base,
                      const uint64_t *exp)
 {
@@ -221,7 +254,7 @@ static void mont_exp(const struct portable_mont *m, uint64_t *r, const uint64_t 
     for (int pos = (int)(64 * n) - WINDOW; pos >= 0; pos -= WINDOW) {
         uint64_t idx = exp[pos / 64] >> (pos % 64) & ((1u << WINDOW) - 1);
         for (int k = 0; k < WINDOW; k++)
-            mont_mul(m, r, r, r);
+            mont_sqr(m, r, r);
         memset(sel, 0, n * sizeof *sel);
         for (uint64_t j = 0; j < 1u << WINDOW; j++) {
             uint64_t mask = 0 - (((j ^ idx) - 1) >> 63);
@@ -408,7 +441,7 @@ int portable_rsa_verify_sha256(const struct portable_rsa *k, const uint8_t *sig,
     while (!(k->e >> top & 1))
         top--;
     for (int b = top - 1; b >= 0; b--) { /* e is public: square and multiply */
-        mont_mul(m, acc, acc, acc);
+        mont_sqr(m, acc, acc);
         if (k->e >> b & 1)
             mont_mul(m, acc, acc, sr);
     }
