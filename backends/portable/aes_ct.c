@@ -20,15 +20,20 @@
 #define BLOCKS (4 * SETS) /* blocks per call of the cipher core */
 typedef uint64_t slice[8][SETS];
 
+/* Every step takes sets, the number of sets in use, and is inlined into the two copies of
+ * the cipher below (one set for a lone block, all of them for bulk), where it is a constant
+ * the compiler unrolls and pairs by. */
+#define INLINE static inline __attribute__((always_inline))
+
 /* ---- the S-box as a circuit ---- */
 
 /* SubBytes on every byte: q[7] is each byte's top bit, q[0] its lowest. The gate list is
  * the published circuit (Boyar, Peralta: "A depth-16 circuit for the AES S-box", 2011),
  * checked by the FIPS-197 / SP 800-38A vectors and t_portable_diff's megabyte of random
  * data against OpenSSL, which reaches every S-box input in both directions. */
-static void sub_bytes(slice q)
+INLINE void sub_bytes(slice q, int sets)
 {
-    for (int j = 0; j < SETS; j++) {
+    for (int j = 0; j < sets; j++) {
         uint64_t u0 = q[7][j], u1 = q[6][j], u2 = q[5][j], u3 = q[4][j];
         uint64_t u4 = q[3][j], u5 = q[2][j], u6 = q[1][j], u7 = q[0][j];
 
@@ -79,14 +84,14 @@ static void sub_bytes(slice q)
 
 /* The inverse of the S-box's affine map, constant included: x -> L^-1(x ^ 0x63), which is
  * bit i = x(i+2) ^ x(i+5) ^ x(i+7) ^ bit i of 0x05 (FIPS-197 5.3.2). */
-static void inv_affine(slice q)
+INLINE void inv_affine(slice q, int sets)
 {
     slice x;
     memcpy(x, q, sizeof x);
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++)
+        for (int j = 0; j < sets; j++)
             q[i][j] = x[(i + 2) & 7][j] ^ x[(i + 5) & 7][j] ^ x[(i + 7) & 7][j];
-    for (int j = 0; j < SETS; j++) {
+    for (int j = 0; j < sets; j++) {
         q[0][j] = ~q[0][j];
         q[2][j] = ~q[2][j];
     }
@@ -94,21 +99,21 @@ static void inv_affine(slice q)
 
 /* S(y) = A(y^-1) with A the affine map, so y^-1 = A^-1(S(y)) and the inverse S-box is
  * x -> (A^-1 x)^-1 = A^-1(S(A^-1 x)): the same circuit between two linear layers. */
-static void inv_sub_bytes(slice q)
+INLINE void inv_sub_bytes(slice q, int sets)
 {
-    inv_affine(q);
-    sub_bytes(q);
-    inv_affine(q);
+    inv_affine(q, sets);
+    sub_bytes(q, sets);
+    inv_affine(q, sets);
 }
 
 /* ---- the linear layers ---- */
 
 /* Row r (bits 16r..16r+15) turns left by r columns: the byte of column c comes from column
  * c + r, 4r bits higher in the field. */
-static void shift_rows(slice q)
+INLINE void shift_rows(slice q, int sets)
 {
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++) {
+        for (int j = 0; j < sets; j++) {
             uint64_t x = q[i][j];
             q[i][j] = (x & 0x000000000000ffffull) | ((x & 0x00000000fff00000ull) >> 4) |
                ((x & 0x00000000000f0000ull) << 12) | ((x & 0x0000ff0000000000ull) >> 8) |
@@ -117,10 +122,10 @@ static void shift_rows(slice q)
         }
 }
 
-static void inv_shift_rows(slice q)
+INLINE void inv_shift_rows(slice q, int sets)
 {
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++) {
+        for (int j = 0; j < sets; j++) {
             uint64_t x = q[i][j];
             q[i][j] = (x & 0x000000000000ffffull) | ((x & 0x000000000fff0000ull) << 4) |
                ((x & 0x00000000f0000000ull) >> 12) | ((x & 0x0000ff0000000000ull) >> 8) |
@@ -136,9 +141,9 @@ static inline uint64_t rotr64c(uint64_t x, unsigned n) /* n in 1..63 */
 
 /* Every byte times x modulo x^8 + x^4 + x^3 + x + 1: the planes move up one, and the bit
  * that falls out at the top comes back as 0x1b. */
-static void xtime(slice d, const slice s)
+INLINE void xtime(slice d, const slice s, int sets)
 {
-    for (int j = 0; j < SETS; j++) {
+    for (int j = 0; j < sets; j++) {
         uint64_t hi = s[7][j];
         d[7][j] = s[6][j];
         d[6][j] = s[5][j];
@@ -154,71 +159,91 @@ static void xtime(slice d, const slice s)
 /* Row r of a column becomes 2a(r) ^ 3a(r+1) ^ a(r+2) ^ a(r+3)
  *                          = 2(a(r) ^ a(r+1)) ^ a(r+1) ^ (a(r+2) ^ a(r+3)),
  * where turning a word right by 16 bits brings row r+1 to row r. */
-static void mix_columns(slice q)
+INLINE void mix_columns(slice q, int sets)
 {
     slice n, t, t2;
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++) {
+        for (int j = 0; j < sets; j++) {
             n[i][j] = rotr64c(q[i][j], 16);
             t[i][j] = q[i][j] ^ n[i][j];
         }
-    xtime(t2, (const uint64_t(*)[SETS])t);
+    xtime(t2, (const uint64_t(*)[SETS])t, sets);
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++)
+        for (int j = 0; j < sets; j++)
             q[i][j] = t2[i][j] ^ n[i][j] ^ rotr64c(t[i][j], 32);
 }
 
 /* InvMixColumns' matrix is MixColumns' times circ(5, 0, 4, 0): a(r) ^= 4(a(r) ^ a(r+2))
  * first, then MixColumns. */
-static void inv_mix_columns(slice q)
+INLINE void inv_mix_columns(slice q, int sets)
 {
     slice t, t2;
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++)
+        for (int j = 0; j < sets; j++)
             t[i][j] = q[i][j] ^ rotr64c(q[i][j], 32);
-    xtime(t2, (const uint64_t(*)[SETS])t);
-    xtime(t, (const uint64_t(*)[SETS])t2);
+    xtime(t2, (const uint64_t(*)[SETS])t, sets);
+    xtime(t, (const uint64_t(*)[SETS])t2, sets);
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++)
+        for (int j = 0; j < sets; j++)
             q[i][j] ^= t[i][j];
-    mix_columns(q);
+    mix_columns(q, sets);
 }
 
 /* The round key is the same in every block lane of every set. */
-static void add_round_key(slice q, const uint64_t k[8])
+INLINE void add_round_key(slice q, const uint64_t k[8], int sets)
 {
     for (int i = 0; i < 8; i++)
-        for (int j = 0; j < SETS; j++)
+        for (int j = 0; j < sets; j++)
             q[i][j] ^= k[i];
 }
 
-static void encrypt_blocks(const struct portable_aes_ct *k, slice q)
+INLINE void encrypt_blocks(const struct portable_aes_ct *k, slice q, int sets)
 {
-    add_round_key(q, k->sk[0]);
+    add_round_key(q, k->sk[0], sets);
     for (unsigned r = 1; r < k->rounds; r++) {
-        sub_bytes(q);
-        shift_rows(q);
-        mix_columns(q);
-        add_round_key(q, k->sk[r]);
+        sub_bytes(q, sets);
+        shift_rows(q, sets);
+        mix_columns(q, sets);
+        add_round_key(q, k->sk[r], sets);
     }
-    sub_bytes(q);
-    shift_rows(q);
-    add_round_key(q, k->sk[k->rounds]);
+    sub_bytes(q, sets);
+    shift_rows(q, sets);
+    add_round_key(q, k->sk[k->rounds], sets);
 }
 
 /* The inverse cipher (FIPS-197 5.3) on the encryption round keys. */
-static void decrypt_blocks(const struct portable_aes_ct *k, slice q)
+INLINE void decrypt_blocks(const struct portable_aes_ct *k, slice q, int sets)
 {
-    add_round_key(q, k->sk[k->rounds]);
+    add_round_key(q, k->sk[k->rounds], sets);
     for (unsigned r = k->rounds - 1; r > 0; r--) {
-        inv_shift_rows(q);
-        inv_sub_bytes(q);
-        add_round_key(q, k->sk[r]);
-        inv_mix_columns(q);
+        inv_shift_rows(q, sets);
+        inv_sub_bytes(q, sets);
+        add_round_key(q, k->sk[r], sets);
+        inv_mix_columns(q, sets);
     }
-    inv_shift_rows(q);
-    inv_sub_bytes(q);
-    add_round_key(q, k->sk[0]);
+    inv_shift_rows(q, sets);
+    inv_sub_bytes(q, sets);
+    add_round_key(q, k->sk[0], sets);
+}
+
+static void encrypt_one_set(const struct portable_aes_ct *k, slice q)
+{
+    encrypt_blocks(k, q, 1);
+}
+
+static void decrypt_one_set(const struct portable_aes_ct *k, slice q)
+{
+    decrypt_blocks(k, q, 1);
+}
+
+static void encrypt_all_sets(const struct portable_aes_ct *k, slice q)
+{
+    encrypt_blocks(k, q, SETS);
+}
+
+static void decrypt_all_sets(const struct portable_aes_ct *k, slice q)
+{
+    decrypt_blocks(k, q, SETS);
 }
 
 /* ---- blocks in and out of the bitsliced form ---- */
@@ -232,9 +257,9 @@ static inline void swapmove(uint64_t *a, uint64_t *b, uint64_t mask, unsigned n)
 
 /* Transposes, in every set, eight 8x8 bit matrices (one per byte lane): afterwards bit k of
  * byte j of w[i] is what bit i of byte j of w[k] was. Its own inverse. */
-static void transpose(slice w)
+INLINE void transpose(slice w, int sets)
 {
-    for (int j = 0; j < SETS; j++) {
+    for (int j = 0; j < sets; j++) {
         for (int i = 0; i < 8; i += 2)
             swapmove(&w[i][j], &w[i + 1][j], 0x5555555555555555ull, 1);
         for (int i = 0; i < 8; i += 4) {
@@ -261,24 +286,24 @@ static inline uint32_t gather(uint64_t y)
     return (uint32_t)(y | y >> 16);
 }
 
-/* Blocks in[16b..16b+15], b < n <= BLOCKS, to the bitsliced state (the rest zero): block b
+/* Blocks in[16b..16b+15], b < n <= 4 * sets, to the bitsliced state (the rest zero): block b
  * is lane b % 4 of set b / 4. In its set, word 4e + lane before the transpose holds the
  * block's columns e and e+2, rows interleaved (byte 2r + c/2), so that after it the byte of
  * row r, column c lands on bit 8(2r + c/2) + 4(c%2) + lane = 16r + 4c + lane. */
-static void load_blocks(slice q, const uint8_t *in, size_t n)
+INLINE void load_blocks(slice q, const uint8_t *in, size_t n, int sets)
 {
-    for (size_t b = 0; b < BLOCKS; b++)
+    for (size_t b = 0; b < 4 * (size_t)sets; b++)
         for (size_t e = 0; e < 2; e++)
             q[4 * e + b % 4][b / 4] = b < n ? spread(load32_le(in + 16 * b + 4 * e)) |
                                                   spread(load32_le(in + 16 * b + 4 * e + 8)) << 8
                                             : 0;
-    transpose(q);
+    transpose(q, sets);
 }
 
 /* The first n blocks of the state out, each XORed with x[16b..] when x is not NULL. */
-static void store_blocks(uint8_t *out, slice q, size_t n, const uint8_t *x)
+INLINE void store_blocks(uint8_t *out, slice q, size_t n, const uint8_t *x, int sets)
 {
-    transpose(q);
+    transpose(q, sets);
     for (size_t b = 0; b < n; b++)
         for (size_t e = 0; e < 2; e++) {
             uint8_t *o = out + 16 * b + 4 * e;
@@ -298,7 +323,7 @@ static uint32_t sub_word_ct(uint32_t w)
     for (int i = 0; i < 8; i++)
         for (int n = 0; n < 4; n++)
             q[i][0] |= (uint64_t)(w >> (8 * n + i) & 1) << n;
-    sub_bytes(q);
+    sub_bytes(q, 1);
     uint32_t r = 0;
     for (int i = 0; i < 8; i++)
         for (int n = 0; n < 4; n++)
@@ -334,7 +359,7 @@ int portable_aes_ct_setkey(struct portable_aes_ct *k, const uint8_t *key, size_t
         for (int b = 0; b < 4; b++)
             for (int c = 0; c < 4; c++)
                 store32_le(four + 16 * b + 4 * c, w[4 * r + c]);
-        load_blocks(q, four, 4);
+        load_blocks(q, four, 4, 1);
         for (int i = 0; i < 8; i++)
             k->sk[r][i] = q[i][0];
         wipe(four, sizeof four);
@@ -351,21 +376,21 @@ static void one_block(const struct portable_aes_ct *k, const uint8_t in[16], uin
                       void (*cipher)(const struct portable_aes_ct *, slice))
 {
     slice q;
-    load_blocks(q, in, 1);
+    load_blocks(q, in, 1, 1);
     cipher(k, q);
-    store_blocks(out, q, 1, NULL);
+    store_blocks(out, q, 1, NULL, 1);
 }
 
 void portable_aes_ct_encrypt(const struct portable_aes_ct *k, const uint8_t in[16],
                              uint8_t out[16])
 {
-    one_block(k, in, out, encrypt_blocks);
+    one_block(k, in, out, encrypt_one_set);
 }
 
 void portable_aes_ct_decrypt(const struct portable_aes_ct *k, const uint8_t in[16],
                              uint8_t out[16])
 {
-    one_block(k, in, out, decrypt_blocks);
+    one_block(k, in, out, decrypt_one_set);
 }
 
 /* Each block waits for the one before: one block in flight, the other lanes idle. */
@@ -393,9 +418,9 @@ void portable_aes_ct_cbc_decrypt(const struct portable_aes_ct *k, uint8_t iv[16]
         size_t n = (len - i) / 16 < BLOCKS ? (len - i) / 16 : BLOCKS;
         slice q;
         memcpy(prev + 16, in + i, 16 * n); /* before out (maybe == in) is written */
-        load_blocks(q, prev + 16, n);
-        decrypt_blocks(k, q);
-        store_blocks(out + i, q, n, prev);
+        load_blocks(q, prev + 16, n, SETS);
+        decrypt_all_sets(k, q);
+        store_blocks(out + i, q, n, prev, SETS);
         memcpy(prev, prev + 16 * n, 16);
     }
     memcpy(iv, prev, 16);
@@ -420,9 +445,9 @@ static void ctr_blocks(const struct portable_aes_ct *k, uint8_t c[16], uint8_t *
         uint8_t ctrs[16 * BLOCKS];
         slice q;
         ctr_fill(ctrs, c, n);
-        load_blocks(q, ctrs, n);
-        encrypt_blocks(k, q);
-        store_blocks(out, q, n, in);
+        load_blocks(q, ctrs, n, SETS);
+        encrypt_all_sets(k, q);
+        store_blocks(out, q, n, in, SETS);
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
