@@ -116,7 +116,7 @@ INLINE void shift_rows(slice q, int sets)
         for (int j = 0; j < sets; j++) {
             uint64_t x = q[i][j];
             q[i][j] = (x & 0x000000000000ffffull) | ((x & 0x00000000fff00000ull) >> 4) |
-               ((x & 0x00000000000f0000ull) << 12) | ((x & 0x0000ff0000000000ull) >> 8) |
+                      ((x & 0x00000000000f0000ull) << 12) | ((x & 0x0000ff0000000000ull) >> 8) |
                       ((x & 0x000000ff00000000ull) << 8) | ((x & 0xf000000000000000ull) >> 12) |
                       ((x & 0x0fff000000000000ull) << 4);
         }
@@ -128,7 +128,7 @@ INLINE void inv_shift_rows(slice q, int sets)
         for (int j = 0; j < sets; j++) {
             uint64_t x = q[i][j];
             q[i][j] = (x & 0x000000000000ffffull) | ((x & 0x000000000fff0000ull) << 4) |
-               ((x & 0x00000000f0000000ull) >> 12) | ((x & 0x0000ff0000000000ull) >> 8) |
+                      ((x & 0x00000000f0000000ull) >> 12) | ((x & 0x0000ff0000000000ull) >> 8) |
                       ((x & 0x000000ff00000000ull) << 8) | ((x & 0xfff0000000000000ull) >> 4) |
                       ((x & 0x000f000000000000ull) << 12);
         }
@@ -408,7 +408,8 @@ void portable_aes_ct_cbc_encrypt(const struct portable_aes_ct *k, uint8_t iv[16]
     memcpy(iv, x, 16);
 }
 
-/* BLOCKS at a time: each plaintext is D(c[i]) ^ c[i-1], all known in advance. */
+/* BLOCKS at a time: each plaintext is D(c[i]) ^ c[i-1], all known in advance. Four or
+ * fewer take one set: where the sets do not share SIMD registers, that halves the work. */
 void portable_aes_ct_cbc_decrypt(const struct portable_aes_ct *k, uint8_t iv[16], uint8_t *out,
                                  const uint8_t *in, size_t len)
 {
@@ -419,7 +420,7 @@ void portable_aes_ct_cbc_decrypt(const struct portable_aes_ct *k, uint8_t iv[16]
         slice q;
         memcpy(prev + 16, in + i, 16 * n); /* before out (maybe == in) is written */
         load_blocks(q, prev + 16, n, SETS);
-        decrypt_all_sets(k, q);
+        (n <= 4 ? decrypt_one_set : decrypt_all_sets)(k, q);
         store_blocks(out + i, q, n, prev, SETS);
         memcpy(prev, prev + 16 * n, 16);
     }
@@ -446,7 +447,7 @@ static void ctr_blocks(const struct portable_aes_ct *k, uint8_t c[16], uint8_t *
         slice q;
         ctr_fill(ctrs, c, n);
         load_blocks(q, ctrs, n, SETS);
-        encrypt_all_sets(k, q);
+        (n <= 4 ? encrypt_one_set : encrypt_all_sets)(k, q);
         store_blocks(out, q, n, in, SETS);
         in += 16 * n;
         out += 16 * n;

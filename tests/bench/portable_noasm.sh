@@ -5,7 +5,8 @@
 #    $ACCELSCOPE_NOASM_DIR (default ${XDG_CACHE_HOME:-~/.cache}/accelscope/openssl-noasm).
 #    The source comes through apt-get with a private sources list and state under that
 #    directory (deb-src lines for this Debian suite): the system's apt setup is not touched.
-#    Same upstream release as the installed libssl3 when the archive still has it.
+#    Same upstream release as the installed libssl3 when the archive still has it. Without
+#    apt (another distribution), point ACCELSCOPE_NOASM_TARBALL at an openssl-3.x .tar.gz.
 # 2. portable (T-tables) against that library, in one process, alternating: AES-128/256-CBC
 #    both ways and -CTR at 16 B and 16 KiB, each ratio >= 1.0 (exit 1 when one misses).
 # 3. portable-ct (bitsliced, constant time) against portable: the price of constant time.
@@ -46,7 +47,8 @@ EOF
 }
 
 build_noasm() {
-    tarball=$(fetch_source)
+    tarball=${ACCELSCOPE_NOASM_TARBALL:-}
+    [ -n "$tarball" ] || tarball=$(fetch_source)
     src=$cache/src
     rm -rf "$src"
     mkdir -p "$src"
