@@ -95,16 +95,15 @@ static void reason(const struct scaling *sc, const struct scaling_env *env, char
     const char *unit;
     if (!b || b->r.status != RES_OK || b->r.mb_per_s <= 0)
         snprintf(why, n, "no 1-thread figure to compare with (add 1 to -t)");
-    else if (sc->noisy)
-        snprintf(why, n, "noisy: the %s figure never settled (~)",
-                 noisy(c) && noisy(b) ? "1-thread and the N-thread" : noisy(c) ? "N-thread" : "1-thread");
-    else if (starved(c) || starved(b))
-        snprintf(why, n, "noisy: each %d-thread worker had %.0f %% of a CPU (other work "
-                 "competes)", starved(c) ? c->threads : 1,
-                 (starved(c) ? c : b)->r.cpu_util * 100);
+    else if (starved(c) || starved(b)) /* why a figure is noisy, where it can be told */
+        snprintf(why, n, "noisy: a worker had %.0f %% of a CPU at 1 thread, %.0f %% at %d "
+                 "(other work competes)", b->r.cpu_util * 100, c->r.cpu_util * 100, c->threads);
     else if (c->r.overlap_pct > 0 && c->r.overlap_pct < STATS_OVERLAP_MIN_PCT)
         snprintf(why, n, "noisy: the %d workers' windows overlapped only %.0f %%", c->threads,
                  c->r.overlap_pct);
+    else if (sc->noisy)
+        snprintf(why, n, "noisy: the %s figure never settled (~)",
+                 noisy(c) && noisy(b) ? "1-thread and the N-thread" : noisy(c) ? "N-thread" : "1-thread");
     else if ((unit = shared_unit(c, env)))
         snprintf(why, n, "shared unit: %s", unit);
     else
