@@ -8,6 +8,7 @@
 #include "check.h"
 #include "derive.h"
 #include "engine.h"
+#include "export.h"
 #include "plan.h"
 #include "registry.h"
 #include "scaling.h"
@@ -173,6 +174,29 @@ static void test_scaling(void)
     CHECK(scaling_of(k, 5, &k[0], &env, &sc) == -1, "no figure, no scaling");
 }
 
+/* Markdown and SVG: a row per implementation and thread count, each with its own figure
+ * (the 2-thread row once showed the 1-thread figure under a "2 threads" heading). */
+static void test_export(void)
+{
+    struct cell c[] = { fig(&slow, 1, 111), fig(&slow, 2, 222) };
+    derive_cells(c, 2);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f && export_write_stream(f, EXPORT_MD, c, 2) == 0, "markdown written");
+    fclose(f);
+    CHECK(buf && strstr(buf, "| slow | 111.0") && strstr(buf, "| slow, 2 threads | 222.0") &&
+              strstr(buf, "threads as each row says"),
+          "markdown: one row per thread count, each its own figure: %s", buf);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    CHECK(f && export_write_stream(f, EXPORT_SVG, c, 2) == 0, "svg written");
+    fclose(f);
+    CHECK(buf && strstr(buf, "slow, 2 threads") && strstr(buf, ">222.0 MB/s"),
+          "svg: the 2-thread bar named and its figure");
+    free(buf);
+}
+
 /* The scheduler: cells of different thread counts are never in one group (their rounds are
  * never paired); the listener sees which cells run at once. */
 struct watch {
@@ -241,6 +265,7 @@ int main(void)
     test_plan();
     test_derive_threads();
     test_scaling();
+    test_export();
     test_run();
     return check_done();
 }
