@@ -97,7 +97,7 @@ static void reason(const struct scaling *sc, const struct scaling_env *env, char
         snprintf(why, n, "no 1-thread figure to compare with (add 1 to -t)");
     else if (starved(c) || starved(b)) /* why a figure is noisy, where it can be told */
         snprintf(why, n, "noisy: a worker had %.0f %% of a CPU at 1 thread, %.0f %% at %d "
-                 "(other work competes)", b->r.cpu_util * 100, c->r.cpu_util * 100, c->threads);
+                 "(other work)", b->r.cpu_util * 100, c->r.cpu_util * 100, c->threads);
     else if (c->r.overlap_pct > 0 && c->r.overlap_pct < STATS_OVERLAP_MIN_PCT)
         snprintf(why, n, "noisy: the %d workers' windows overlapped only %.0f %%", c->threads,
                  c->r.overlap_pct);

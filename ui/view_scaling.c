@@ -10,7 +10,7 @@
 #include "app.h"
 #include "scaling.h"
 
-#define NAME_W 26
+#define NAME_W (ui.cols >= 110 ? 26 : 17) /* wide terminals show driver names whole */
 #define FIG_W 34 /* threads, MB/s, efficiency, overlap */
 
 /* One line of the view: a cell's row, or the reason under it (reason = 1). */
@@ -153,8 +153,8 @@ void scaling_view_draw(struct rect r)
         const struct cell *c = lines[i].cell;
         scaling_of(session_cell(ui.s, 0), session_ncells(ui.s), c, &env, &sc);
         if (lines[i].reason)
-            ui_textf(y, 14 + NAME_W, r.w - 15 - NAME_W, ui_attr(sc.noisy ? ROLE_DIM : ROLE_WARN),
-                     "%s %s", ui_glyph(G_ARROW), sc.reason);
+            ui_textf(y, 12, r.w - 13, ui_attr(sc.noisy ? ROLE_DIM : ROLE_WARN), "%s %s",
+                     ui_glyph(G_ARROW), sc.reason);
         else
             draw_cell(y, r.w, c, prev, hi, &sc);
         prev = c;
