@@ -22,10 +22,6 @@
 #include "session_priv.h"
 #include "stats.h"
 
-/* A sample lasts --time / SCHED_SAMPLES: short samples make many pairs within the budget and
- * pairs close in time (the VM's speed moves within a second); each round also costs the
- * worker's warm-up (engine.c GO_LEAD_NS), so not shorter. */
-#define SCHED_SAMPLES 16
 #define SCHED_GROUP_FDS 256
 
 static struct cell *cell_of(struct session *s, const struct member *m)
