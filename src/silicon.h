@@ -8,11 +8,22 @@
  *   CBC decrypt  16 B per rounds x AESENC reciprocal throughput (AESDEC taken as AESENC)
  *   CTR          the better of 16 B per rounds x AESENC recip. throughput and, with VAES on
  *                ymm, 32 B per rounds x VAESENC recip. throughput
- *   GCM          min(CTR, GHASH); GHASH = 16 B per 3 PCLMULQDQ (Karatsuba) recip. throughput,
- *                or 32 B per 3 VPCLMULQDQ on ymm where measured and better
+ *   GCM          per block, the AES rounds on the AES unit, a = rounds x AESENC recip.
+ *                throughput, and GHASH's three carry-less multiplies (Karatsuba) on theirs,
+ *                g = 3 x PCLMULQDQ recip. throughput; the two overlap as much as a mixed loop
+ *                (18 AESENC, 6 PCLMULQDQ: GCM's mix) shows: with t its time, A and P its
+ *                AESENC and PCLMULQDQ parts alone, overlap f = (A + P - t) / min(A, P) in
+ *                [0, 1] (1: separate units issuing in parallel, 0: one shared issue), and a
+ *                block takes max(a, g) + (1 - f) min(a, g); the larger term's unit bounds it.
+ *                Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm and their
+ *                mixed loop, whichever is faster. The reduction (shifts and XORs, once per 8
+ *                or 16 blocks) runs on other ports and is not counted.
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
- * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. Instructions the CPU lacks or that
+ * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. ChaCha20-Poly1305 has no model: no
+ * crypto instruction carries it (ChaCha20 is vector adds, XORs and rotates, Poly1305 scalar
+ * 64-bit multiplies), so its limit is the generic SIMD and multiplier throughput, which these
+ * single-instruction loops do not measure. Instructions the CPU lacks or that
  * ACCELSCOPE_DENY denies are not run, and algorithms needing them have no ceiling. */
 #ifndef ACCELSCOPE_SILICON_H
 #define ACCELSCOPE_SILICON_H
@@ -22,6 +33,7 @@
 
 enum silicon_insn {
     SIL_AESENC, SIL_VAESENC, SIL_PCLMULQDQ, SIL_VPCLMULQDQ, SIL_SHA256RNDS2, SIL_SHA1RNDS4,
+    SIL_MIX, SIL_VMIX, /* GCM's mixed loops (xmm, ymm): throughput only, per instruction */
     SIL_COUNT
 };
 
@@ -33,6 +45,18 @@ struct silicon_insn_result {
     double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
 };
 
+/* The GCM model for one key size (see above), in core cycles per 16-byte block. */
+struct silicon_gcm {
+    int ok;
+    int rounds;
+    int wide;             /* the ymm pair (VAES, VPCLMULQDQ) is the faster */
+    double aes, ghash;    /* a and g per 16 B */
+    double overlap;       /* f of the mixed loop */
+    double cycles;        /* the model's time per 16 B */
+    char bound[64];       /* which unit bounds it: "AESENC", "PCLMULQDQ", "... (shared issue)" */
+    char why[128];        /* when not ok */
+};
+
 struct silicon {
     int ok;               /* the clocks could be measured */
     char why[128];
@@ -41,6 +65,7 @@ struct silicon {
     double memcpy_ram_mb_s;  /* 16 MiB buffers, the largest job size */
     double measure_ms;       /* what silicon_measure took */
     struct silicon_insn_result insn[SIL_COUNT];
+    struct silicon_gcm gcm128, gcm256; /* the GCM model for AES-128 and AES-256 */
 };
 
 /* Runs the microbenchmarks once (~100-300 ms), later calls return the cached result.
