@@ -153,14 +153,13 @@ static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silico
         return -1;
     const struct silicon_insn_result *a = &lim.insn[aes], *p = &lim.insn[clmul];
     double ta = MIX_AES * a->tp_core, tp = MIX_CLMUL * p->tp_core;
-    double t = (MIX_AES + MIX_CLMUL) * lim.insn[mix].tp_core;
-    double f = (ta + tp - t) / (ta < tp ? ta : tp);
-    m->overlap = f < 0 ? 0 : f > 1 ? 1 : f;
+    double s = (ta + tp) / ((MIX_AES + MIX_CLMUL) * lim.insn[mix].tp_core);
+    m->speedup = s < 1 ? 1 : s > 2 ? 2 : s;
     m->aes = m->rounds * a->tp_core / blocks;
     m->ghash = 3 * p->tp_core / blocks;
-    double hi = m->aes > m->ghash ? m->aes : m->ghash, lo = m->aes + m->ghash - hi;
-    m->cycles = hi + (1 - m->overlap) * lo;
-    if (m->overlap < 0.5)
+    double hi = m->aes > m->ghash ? m->aes : m->ghash, both = (m->aes + m->ghash) / m->speedup;
+    m->cycles = both > hi ? both : hi;
+    if (both > hi * 1.02)
         snprintf(m->bound, sizeof m->bound, "%s and %s (shared issue)", a->name, p->name);
     else
         snprintf(m->bound, sizeof m->bound, "%s", m->aes >= m->ghash ? a->name : p->name);
@@ -169,14 +168,17 @@ static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silico
     return 0;
 }
 
-/* The GCM model for rounds: xmm, or ymm where measured and faster. */
-static int gcm_model(int rounds, struct silicon_gcm *m)
+/* The GCM model for rounds on width: xmm, ymm, or the faster that was measured. */
+static int gcm_model(int rounds, enum silicon_width width, struct silicon_gcm *m)
 {
     struct silicon_gcm w = { .rounds = rounds };
     *m = (struct silicon_gcm){ .rounds = rounds };
+    if (width == SILICON_YMM)
+        return gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, m);
     if (gcm_width(SIL_AESENC, SIL_PCLMULQDQ, SIL_MIX, 1, m) != 0)
         return -1;
-    if (gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, &w) == 0 && w.cycles < m->cycles)
+    if (width == SILICON_BEST && gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, &w) == 0 &&
+        w.cycles < m->cycles)
         *m = w;
     return 0;
 }
@@ -213,8 +215,8 @@ static void measure(void)
         r->ok = 1;
     }
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
-    gcm_model(10, &lim.gcm128);
-    gcm_model(14, &lim.gcm256);
+    gcm_model(10, SILICON_BEST, &lim.gcm128);
+    gcm_model(14, SILICON_BEST, &lim.gcm256);
     lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
     lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     lim.ok = 1;
@@ -255,14 +257,14 @@ static double rate(double bytes, double cycles)
     return bytes / cycles * lim.core_mhz;
 }
 
-/* CTR: AES-NI xmm, or VAES ymm where measured and faster. */
-static int ctr_ceiling(int rounds, double *mbs, char *why, size_t n)
+/* CTR: AES-NI xmm, VAES ymm, or the faster that was measured. */
+static int ctr_ceiling(int rounds, enum silicon_width width, double *mbs, char *why, size_t n)
 {
-    if (!need(SIL_AESENC, why, n))
+    if (!need(width == SILICON_YMM ? SIL_VAESENC : SIL_AESENC, why, n))
         return -1;
     const struct silicon_insn_result *a = &lim.insn[SIL_AESENC], *v = &lim.insn[SIL_VAESENC];
-    double x = rate(16, rounds * a->tp_core);
-    if (v->ok && rate(32, rounds * v->tp_core) > x) {
+    double x = width == SILICON_YMM ? 0 : rate(16, rounds * a->tp_core);
+    if (width != SILICON_XMM && v->ok && rate(32, rounds * v->tp_core) > x) {
         *mbs = rate(32, rounds * v->tp_core);
         snprintf(why, n, "32 B per %d x VAESENC ymm recip. throughput %.2f core cycles",
                  rounds, v->tp_core);
@@ -292,17 +294,18 @@ static int cbc_ceiling(int r, int decrypt, double *mbs, char *model, size_t n)
 }
 
 /* GCM: the model of silicon.h, per 16-byte block. */
-static int gcm_ceiling(int r, double *mbs, char *model, size_t n)
+static int gcm_ceiling(int r, enum silicon_width width, double *mbs, char *model, size_t n)
 {
     struct silicon_gcm m;
-    if (gcm_model(r, &m) != 0)
+    if (gcm_model(r, width, &m) != 0)
         return snprintf(model, n, "%s", m.why), -1;
     const char *aes = lim.insn[m.wide ? SIL_VAESENC : SIL_AESENC].name;
     const char *clmul = lim.insn[m.wide ? SIL_VPCLMULQDQ : SIL_PCLMULQDQ].name;
     *mbs = rate(16, m.cycles);
     snprintf(model, n, "per 16 B: AES %d x %s = %.2f core cycles, GHASH 3 x %s = %.2f%s; "
-             "overlap %.2f (mixed loop): %.2f cycles, bound by %s", r, aes, m.aes, clmul,
-             m.ghash, m.wide ? " (two blocks per instruction)" : "", m.overlap, m.cycles,
+             "together %.2fx faster than one after the other (mixed loop): %.2f cycles, bound by "
+             "%s", r, aes, m.aes, clmul, m.ghash, m.wide ? " (two blocks per instruction)" : "",
+             m.speedup, m.cycles,
              m.bound);
     return 0;
 }
@@ -331,6 +334,12 @@ static int modelled(const struct algo *a)
 
 int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n)
 {
+    return silicon_ceiling_width(alg, decrypt, SILICON_BEST, mb_per_s, why, n);
+}
+
+int silicon_ceiling_width(const char *alg, int decrypt, enum silicon_width width,
+                          double *mb_per_s, char *why, size_t n)
+{
     const struct algo *a = algo_find(alg);
     char model[400];
     double mbs = 0;
@@ -348,9 +357,9 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
     if (a->rounds && a->mode == ALGO_MODE_CBC)
         e = cbc_ceiling(r, decrypt, &mbs, model, sizeof model);
     else if (a->rounds && a->mode == ALGO_MODE_CTR)
-        e = ctr_ceiling(r, &mbs, model, sizeof model);
+        e = ctr_ceiling(r, width, &mbs, model, sizeof model);
     else if (a->rounds)
-        e = gcm_ceiling(r, &mbs, model, sizeof model);
+        e = gcm_ceiling(r, width, &mbs, model, sizeof model);
     else if (!strcmp(a->id, "sha256"))
         e = sha_ceiling(SIL_SHA256RNDS2, 32, &mbs, model, sizeof model);
     else
@@ -367,9 +376,9 @@ static void describe_gcm(FILE *out, const struct silicon_gcm *m)
     if (!m->ok)
         fprintf(out, "limits gcm %d rounds: no model: %s\n", m->rounds, m->why);
     else
-        fprintf(out, "limits gcm %d rounds: %s, per 16 B AES %.2f, GHASH %.2f, overlap %.2f: "
+        fprintf(out, "limits gcm %d rounds: %s, per 16 B AES %.2f, GHASH %.2f, together %.2fx: "
                 "%.2f cycles, bound by %s\n", m->rounds, m->wide ? "ymm" : "xmm", m->aes,
-                m->ghash, m->overlap, m->cycles, m->bound);
+                m->ghash, m->speedup, m->cycles, m->bound);
 }
 
 void silicon_describe(FILE *out)

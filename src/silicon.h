@@ -10,14 +10,15 @@
  *                ymm, 32 B per rounds x VAESENC recip. throughput
  *   GCM          per block, the AES rounds on the AES unit, a = rounds x AESENC recip.
  *                throughput, and GHASH's three carry-less multiplies (Karatsuba) on theirs,
- *                g = 3 x PCLMULQDQ recip. throughput; the two overlap as much as a mixed loop
- *                (18 AESENC, 6 PCLMULQDQ: GCM's mix) shows: with t its time, A and P its
- *                AESENC and PCLMULQDQ parts alone, overlap f = (A + P - t) / min(A, P) in
- *                [0, 1] (1: separate units issuing in parallel, 0: one shared issue), and a
- *                block takes max(a, g) + (1 - f) min(a, g); the larger term's unit bounds it.
- *                Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm and their
- *                mixed loop, whichever is faster. The reduction (shifts and XORs, once per 8
- *                or 16 blocks) runs on other ports and is not counted.
+ *                g = 3 x PCLMULQDQ recip. throughput, issued together as well as a mixed loop
+ *                shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A and P its two parts'
+ *                times alone and t its time, s = (A + P) / t in [1, 2] (1: one shared issue;
+ *                separate units give t = max(A, P)); a block takes max(a, g, (a + g) / s),
+ *                bound by the AES unit (a), the carry-less multiplier (g) or both (shared
+ *                issue, the third term: Zen 3, where PCLMULQDQ takes an AES pipe). Per 16 B
+ *                on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm and their own mixed
+ *                loop, whichever is faster. The reduction (once per 8 or 16 blocks) and the
+ *                byte shuffles are not counted.
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
  * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. ChaCha20-Poly1305 has no model: no
@@ -51,7 +52,7 @@ struct silicon_gcm {
     int rounds;
     int wide;             /* the ymm pair (VAES, VPCLMULQDQ) is the faster */
     double aes, ghash;    /* a and g per 16 B */
-    double overlap;       /* f of the mixed loop */
+    double speedup;       /* s of the mixed loop */
     double cycles;        /* the model's time per 16 B */
     char bound[64];       /* which unit bounds it: "AESENC", "PCLMULQDQ", "... (shared issue)" */
     char why[128];        /* when not ok */
@@ -83,6 +84,12 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
  * quoted at the clock silicon_measure() saw; scale by now / silicon_get()->core_mhz to compare
  * with a run made while the clock was lower (turbo, a busy host). */
 double silicon_core_mhz_now(void);
+
+/* Which registers CTR and GCM ceilings may assume: the best measured, or one width (the
+ * ceiling of a kernel of that width; no ceiling where that width was not measured). */
+enum silicon_width { SILICON_BEST, SILICON_XMM, SILICON_YMM };
+int silicon_ceiling_width(const char *alg, int decrypt, enum silicon_width width,
+                          double *mb_per_s, char *why, size_t n);
 
 /* Whether alg has a ceiling model at all (decided without measuring anything). */
 int silicon_has_model(const char *alg);
