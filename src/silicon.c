@@ -346,7 +346,11 @@ int silicon_ceiling_width(const char *alg, int decrypt, enum silicon_width width
     *mb_per_s = 0;
     /* Decided before measuring, so a run of md5 alone never pays for microbenchmarks. */
     if (!modelled(a)) {
-        snprintf(why, n, "no ceiling model for %s", alg);
+        snprintf(why, n, "no ceiling model for %s%s", alg,
+                 a && a->mode == ALGO_MODE_CHACHA20_POLY1305
+                     ? ": no crypto instruction carries it (vector adds, XORs, rotates and "
+                       "64-bit multiplies, which these microbenchmarks do not measure)"
+                     : "");
         return -1;
     }
     if (silicon_measure() != 0) {
