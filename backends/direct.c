@@ -34,7 +34,8 @@ static const struct direct_spec vctr128 = { .key_bits = 128, .vaes = 1,
 static const struct direct_spec vctr256 = { .key_bits = 256, .vaes = 1,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
 #define GCM_NEED NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3)
-#define VGCM_NEED NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2)
+#define VGCM_NEED                                                                             \
+    NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2)
 static const struct direct_spec gcm128 = { .key_bits = 128, GCM_NEED };
 static const struct direct_spec gcm256 = { .key_bits = 256, GCM_NEED };
 static const struct direct_spec vgcm128 = { .key_bits = 128, .vaes = 1, VGCM_NEED };

@@ -14,19 +14,45 @@
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key,
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch.
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
- * key, %r11d rounds. The counter, byte-reversed so its low dword is GCM's 32-bit counter and
- * PADDD is inc32 (SP 800-38D 6.2), lives in the red zone at -24(%rsp) (16-byte aligned: the
- * kernels are leaves entered with %rsp = 8 mod 16). */
+ * key, %r11d rounds. The next counter block lives in the red zone at -24(%rsp) (16-byte
+ * aligned: the kernels are leaves entered with %rsp = 8 mod 16); it steps as GCM's inc32
+ * (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
 
     .text
 
-/* Counters for the group into %xmm0..7, whitened with round key 0; the counter moves by 8. */
+/* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
+ * order) moves by 8. While its last byte takes the 8 without a carry (31 groups in 32), PADDD
+ * of k << 24 adds k to that byte in place; otherwise the counter is byte-reversed, stepped as
+ * a 32-bit integer and reversed back, block by block (the shuffles share AES ports on Zen 3,
+ * hence the fast way). */
 .macro CTR8
     movdqa  -24(%rsp), %xmm0
+    cmpb    $0xf7, -9(%rsp)
+    ja      2f
+    movdqa  %xmm0, %xmm1
+    paddd   .Lb1(%rip), %xmm1
+    movdqa  %xmm0, %xmm2
+    paddd   .Lb2(%rip), %xmm2
+    movdqa  %xmm0, %xmm3
+    paddd   .Lb3(%rip), %xmm3
+    movdqa  %xmm0, %xmm4
+    paddd   .Lb4(%rip), %xmm4
+    movdqa  %xmm0, %xmm5
+    paddd   .Lb5(%rip), %xmm5
+    movdqa  %xmm0, %xmm6
+    paddd   .Lb6(%rip), %xmm6
+    movdqa  %xmm0, %xmm7
+    paddd   .Lb7(%rip), %xmm7
+    movdqa  %xmm0, %xmm13
+    paddd   .Lb8(%rip), %xmm13
+    movdqa  %xmm13, -24(%rsp)
+    jmp     3f
+2:
     movdqa  .Lgbswap(%rip), %xmm8
+    pshufb  %xmm8, %xmm0
     movdqa  %xmm0, %xmm1
     paddd   .Ld1(%rip), %xmm1
     movdqa  %xmm0, %xmm2
@@ -43,6 +69,7 @@
     paddd   .Ld7(%rip), %xmm7
     movdqa  %xmm0, %xmm13
     paddd   .Ld8(%rip), %xmm13
+    pshufb  %xmm8, %xmm13
     movdqa  %xmm13, -24(%rsp)
     pshufb  %xmm8, %xmm0
     pshufb  %xmm8, %xmm1
@@ -52,6 +79,7 @@
     pshufb  %xmm8, %xmm5
     pshufb  %xmm8, %xmm6
     pshufb  %xmm8, %xmm7
+3:
     movdqa  (%rdi), %xmm8
     pxor    %xmm8, %xmm0
     pxor    %xmm8, %xmm1
@@ -193,7 +221,6 @@
     shlq    $4, %r10
     addq    %rdi, %r10
     movdqu  (%rdx), %xmm0
-    pshufb  .Lgbswap(%rip), %xmm0
     movdqa  %xmm0, -24(%rsp)
     movdqu  16(%rdx), %xmm12
     pshufb  .Lgbswap(%rip), %xmm12
@@ -201,11 +228,9 @@
 
 /* State back to GCM byte order; no key stream or key left in registers. */
 .macro LEAVE
-    movdqa  .Lgbswap(%rip), %xmm8
     movdqa  -24(%rsp), %xmm0
-    pshufb  %xmm8, %xmm0
     movdqu  %xmm0, (%rdx)
-    pshufb  %xmm8, %xmm12
+    pshufb  .Lgbswap(%rip), %xmm12
     movdqu  %xmm12, 16(%rdx)
     pxor    %xmm0, %xmm0
     pxor    %xmm1, %xmm1
@@ -282,5 +307,13 @@ direct_aes_gcm_dec:
 .Ld6:   .long 6, 0, 0, 0
 .Ld7:   .long 7, 0, 0, 0
 .Ld8:   .long 8, 0, 0, 0
+.Lb1:   .long 0, 0, 0, 1 << 24
+.Lb2:   .long 0, 0, 0, 2 << 24
+.Lb3:   .long 0, 0, 0, 3 << 24
+.Lb4:   .long 0, 0, 0, 4 << 24
+.Lb5:   .long 0, 0, 0, 5 << 24
+.Lb6:   .long 0, 0, 0, 6 << 24
+.Lb7:   .long 0, 0, 0, 7 << 24
+.Lb8:   .long 0, 0, 0, 8 << 24
 
     .section .note.GNU-stack, "", @progbits

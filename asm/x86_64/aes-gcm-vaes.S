@@ -10,18 +10,36 @@
  * Registers: %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key (both
  * lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero), %ymm13..15
  * scratch. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last
- * round key, %r11d rounds. The counter pair [c, c+1], byte-reversed (low dword = GCM's 32-bit
- * counter, VPADDD = inc32), lives in the red zone at -40(%rsp). */
+ * round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as inc32)
+ * lives in the red zone at -40(%rsp). */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
 
     .text
 
-/* Counters for the group into %ymm0..7, whitened with round key 0; the counter moves by 16. */
+/* Counters for the group into %ymm0..7, whitened with round key 0; the counter pair (GCM
+ * byte order) moves by 16: VPADDD of 2 << 24 per step while the last byte of both lanes
+ * takes the 16 without a carry (c + 1 + 16 <= 255), else through byte-reversed 32-bit
+ * integers (see aes-gcm-aesni.S's CTR8). */
 .macro VCTR16
     vmovdqu -40(%rsp), %ymm0
+    cmpb    $0xee, -25(%rsp)          /* the upper lane, c + 1, must take 16 too */
+    ja      2f
+    vmovdqu .Lvb2(%rip), %ymm8
+    vpaddd  %ymm8, %ymm0, %ymm1
+    vpaddd  %ymm8, %ymm1, %ymm2
+    vpaddd  %ymm8, %ymm2, %ymm3
+    vpaddd  %ymm8, %ymm3, %ymm4
+    vpaddd  %ymm8, %ymm4, %ymm5
+    vpaddd  %ymm8, %ymm5, %ymm6
+    vpaddd  %ymm8, %ymm6, %ymm7
+    vpaddd  %ymm8, %ymm7, %ymm13
+    vmovdqu %ymm13, -40(%rsp)
+    jmp     3f
+2:
     vbroadcasti128 .Lvgbswap(%rip), %ymm8
+    vpshufb %ymm8, %ymm0, %ymm0
     vpaddd  .Lvd2(%rip), %ymm0, %ymm1
     vpaddd  .Lvd2(%rip), %ymm1, %ymm2
     vpaddd  .Lvd2(%rip), %ymm2, %ymm3
@@ -30,6 +48,7 @@
     vpaddd  .Lvd2(%rip), %ymm5, %ymm6
     vpaddd  .Lvd2(%rip), %ymm6, %ymm7
     vpaddd  .Lvd2(%rip), %ymm7, %ymm13
+    vpshufb %ymm8, %ymm13, %ymm13
     vmovdqu %ymm13, -40(%rsp)
     vpshufb %ymm8, %ymm0, %ymm0
     vpshufb %ymm8, %ymm1, %ymm1
@@ -39,6 +58,7 @@
     vpshufb %ymm8, %ymm5, %ymm5
     vpshufb %ymm8, %ymm6, %ymm6
     vpshufb %ymm8, %ymm7, %ymm7
+3:
     vbroadcasti128 (%rdi), %ymm8
     vpxor   %ymm8, %ymm0, %ymm0
     vpxor   %ymm8, %ymm1, %ymm1
@@ -171,8 +191,10 @@
     shlq    $4, %r10
     addq    %rdi, %r10
     vmovdqu (%rdx), %xmm0
-    vpshufb .Lvgbswap(%rip), %xmm0, %xmm0
-    vpaddd  .Lvd1(%rip), %xmm0, %xmm1
+    vmovdqa .Lvgbswap(%rip), %xmm2
+    vpshufb %xmm2, %xmm0, %xmm1
+    vpaddd  .Lvd1(%rip), %xmm1, %xmm1
+    vpshufb %xmm2, %xmm1, %xmm1
     vinserti128 $1, %xmm1, %ymm0, %ymm0
     vmovdqu %ymm0, -40(%rsp)
     vmovdqu 16(%rdx), %xmm12
@@ -182,7 +204,6 @@
 /* State back to GCM byte order; no key stream or key left in registers. */
 .macro VLEAVE
     vmovdqu -40(%rsp), %xmm0
-    vpshufb .Lvgbswap(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, (%rdx)
     vpshufb .Lvgbswap(%rip), %xmm12, %xmm12
     vmovdqu %xmm12, 16(%rdx)
@@ -257,5 +278,6 @@ direct_aes_gcm_dec_vaes:
 .Lvpoly: .quad 1, 0xc200000000000000
 .Lvd1:  .long 1, 0, 0, 0
 .Lvd2:  .long 2, 0, 0, 0, 2, 0, 0, 0
+.Lvb2:  .long 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24
 
     .section .note.GNU-stack, "", @progbits
