@@ -39,20 +39,25 @@ static void check_mix(const struct silicon *l, enum silicon_insn mix, enum silic
 
 static void check_insns(const struct silicon *l)
 {
-    static const enum feature need[SIL_COUNT][3] = {
-        [SIL_AESENC] = { FEAT_AESNI }, [SIL_VAESENC] = { FEAT_VAES, FEAT_AVX2 },
-        [SIL_PCLMULQDQ] = { FEAT_PCLMULQDQ }, [SIL_VPCLMULQDQ] = { FEAT_VPCLMULQDQ, FEAT_AVX2 },
-        [SIL_SHA256RNDS2] = { FEAT_SHA }, [SIL_SHA1RNDS4] = { FEAT_SHA },
-        [SIL_MIX] = { FEAT_AESNI, FEAT_PCLMULQDQ },
-        [SIL_VMIX] = { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 },
+    static const struct {
+        enum feature f[3];
+        int n;
+    } need[SIL_COUNT] = {
+        [SIL_AESENC] = { { FEAT_AESNI }, 1 }, [SIL_VAESENC] = { { FEAT_VAES, FEAT_AVX2 }, 2 },
+        [SIL_PCLMULQDQ] = { { FEAT_PCLMULQDQ }, 1 },
+        [SIL_VPCLMULQDQ] = { { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
+        [SIL_SHA256RNDS2] = { { FEAT_SHA }, 1 }, [SIL_SHA1RNDS4] = { { FEAT_SHA }, 1 },
+        [SIL_MIX] = { { FEAT_AESNI, FEAT_PCLMULQDQ }, 2 },
+        [SIL_VMIX] = { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 }, 3 },
     };
     double ratio = l->core_mhz / l->tsc_mhz;
     for (int i = 0; i < SIL_COUNT; i++) {
         const struct silicon_insn_result *r = &l->insn[i];
         int usable = 1, denied = 0;
-        for (int k = 0; k < 3 && need[i][k]; k++) {
-            usable &= cpu_has(need[i][k]);
-            denied |= cpu_denied(need[i][k]) && cpu_get()->present[need[i][k]];
+        for (int k = 0; k < need[i].n; k++) {
+            enum feature f = need[i].f[k];
+            usable &= cpu_has(f);
+            denied |= cpu_denied(f) && cpu_get()->present[f];
         }
         CHECK(r->ok == usable, "%s measured=%d but usable=%d", r->name, r->ok, usable);
         if (!r->ok) {
