@@ -84,9 +84,9 @@ size_t direct_ghash_vpclmul(uint8_t y[16], const struct direct_ghash_key *k, con
  * is GCM's: ctr the next counter block (its last 32 bits step as inc32, mod 2^32), y the GHASH
  * accumulator; both in GCM byte order, both left for the next call. _enc encrypts and hashes
  * what it wrote, _dec hashes its input and decrypts it; in == out is allowed. They do the first
- * nblocks & ~7 blocks (AES-NI: 8 per group, one reduction per group by H^8..H^1) or
+ * nblocks & ~7 blocks (AES-NI: 8 per group, one reduction per two groups by H^16..H^1) or
  * nblocks & ~15 (VAES: 16 per group as 8 ymm pairs, by H^16..H^1), return the blocks done,
- * and the caller does the rest. */
+ * and the caller does the rest. They need gk's hsh and hksh (direct_ghash_shift). */
 struct direct_gcm_state {
     uint8_t ctr[16];
     uint8_t y[16];

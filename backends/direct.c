@@ -65,7 +65,7 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
     { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
       .init = direct_x86_gcm_init, .op = direct_x86_gcm_op, .cleanup = direct_x86_gcm_cleanup }
 #define GCM_NI "AES-NI CTR and PCLMULQDQ GHASH stitched (asm/x86_64/aes-gcm-aesni.S): 8 "    \
-               "blocks in flight, multiplied by H^8..H^1 between the rounds, one reduction"
+               "blocks in flight, multiplied between the rounds, 16 per reduction"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction"
 #define GCM_NI2 "two passes, for comparison with direct: AES-NI CTR (8 in flight) then "       \

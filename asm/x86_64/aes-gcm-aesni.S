@@ -2,8 +2,8 @@
  * GHASH (CPUID.1:ECX[1]; SSSE3 for PSHUFB) in one loop, so the AES unit and the carry-less
  * multiplier work on the same cycles instead of one pass after the other. Eight blocks per
  * group: while the eight counter blocks go through the rounds, eight ciphertext blocks are
- * multiplied by H^8..H^1 between the rounds and summed unreduced, one reduction per group
- * (aggregated reduction). Elements are byte-reflected as in ghash-pclmul.S, products
+ * multiplied by H^16..H^9 or H^8..H^1 between the rounds and summed unreduced, one reduction
+ * per two groups (aggregated reduction). Elements are byte-reflected as in ghash-pclmul.S, products
  * Karatsuba; the powers come multiplied by x (hsh of struct direct_ghash_key: Gueron and
  * Kounavis' "H<<1 mod P"), which spares the shift left by one, and the reduction is two
  * carry-less multiplies, not the shifts of ghash-pclmul.S: on cores where shifts and shuffles
@@ -104,43 +104,55 @@
     aesenc  %xmm8, %xmm7
 .endm
 
-/* Block \j of the group at \disp(\src) times H^(8-\j) x = hsh[8+\j] (its Karatsuba half-sum
- * in hksh, 256 bytes on), added to the sums (\first: the sums start here). Block 0 takes Y
- * first. */
-.macro GMUL j, src, disp, first
+/* Block \j of the group at \disp(\src) times hsh[\kb+\j] (H^(16-\kb-\j) x; its Karatsuba
+ * half-sum in hksh, 256 bytes on), added to the sums. \start: this group starts a sum, so
+ * block 7 (the first multiplied) sets the sums and block 0 takes Y. */
+.macro GMUL j, src, disp, kb, start
     movdqu  \disp+16*\j(\src), %xmm13
     pshufb  .Lgbswap(%rip), %xmm13
-    .if \j == 0
+    .if \j == 0 && \start
     pxor    %xmm12, %xmm13
     .endif
-    .if \first
+    .if \j == 7 && \start
     movdqa  %xmm13, %xmm9
-    pclmulqdq $0x00, 896+16*\j(%rsi), %xmm9
+    pclmulqdq $0x00, 768+16*(\kb+\j)(%rsi), %xmm9
     pshufd  $0x4e, %xmm13, %xmm11
     pxor    %xmm13, %xmm11
-    pclmulqdq $0x00, 1152+16*\j(%rsi), %xmm11
+    pclmulqdq $0x00, 1024+16*(\kb+\j)(%rsi), %xmm11
     movdqa  %xmm13, %xmm10
-    pclmulqdq $0x11, 896+16*\j(%rsi), %xmm10
+    pclmulqdq $0x11, 768+16*(\kb+\j)(%rsi), %xmm10
     .else
     movdqa  %xmm13, %xmm14
-    pclmulqdq $0x00, 896+16*\j(%rsi), %xmm14
+    pclmulqdq $0x00, 768+16*(\kb+\j)(%rsi), %xmm14
     pxor    %xmm14, %xmm9
     pshufd  $0x4e, %xmm13, %xmm15
     pxor    %xmm13, %xmm15
-    pclmulqdq $0x00, 1152+16*\j(%rsi), %xmm15
+    pclmulqdq $0x00, 1024+16*(\kb+\j)(%rsi), %xmm15
     pxor    %xmm15, %xmm11
-    pclmulqdq $0x11, 896+16*\j(%rsi), %xmm13
+    pclmulqdq $0x11, 768+16*(\kb+\j)(%rsi), %xmm13
     pxor    %xmm13, %xmm10
     .endif
 .endm
 
-/* Round \r (1..8) with, where \mul, the multiply of block \j = 8-\r: the block that takes Y goes
- * last, so only its product waits for the previous group's reduction. */
-.macro RMUL r, j, first, mul, src, disp
+/* Round \r (1..8) with, where \mul, the multiply of block \j = 8 - \r: the block that takes Y
+ * goes last, so only its product waits for the previous reduction. */
+.macro RMUL r, j, mul, src, disp, kb, start
     AESR    16*\r
     .if \mul
-    GMUL    \j, \src, \disp, \first
+    GMUL    \j, \src, \disp, \kb, \start
     .endif
+.endm
+
+/* The eight multiplies alone (the last group encrypted, hashed after the loop). */
+.macro GHASH8 src, disp, kb, start
+    GMUL    7, \src, \disp, \kb, \start
+    GMUL    6, \src, \disp, \kb, \start
+    GMUL    5, \src, \disp, \kb, \start
+    GMUL    4, \src, \disp, \kb, \start
+    GMUL    3, \src, \disp, \kb, \start
+    GMUL    2, \src, \disp, \kb, \start
+    GMUL    1, \src, \disp, \kb, \start
+    GMUL    0, \src, \disp, \kb, \start
 .endm
 
 /* Last round of block \j: its key xored with the input gives E(ctr) ^ in at once. */
@@ -152,17 +164,17 @@
 .endm
 
 /* One group: AES of eight counter blocks, with (\mul) the products of the eight blocks at
- * \disp(\src); output stored. */
-.macro GROUP mul, src, disp
+ * \disp(\src) by hsh[\kb..\kb+7] (see GMUL); output stored. */
+.macro GROUP mul, src, disp, kb, start
     CTR8
-    RMUL    1, 7, 1, \mul, \src, \disp
-    RMUL    2, 6, 0, \mul, \src, \disp
-    RMUL    3, 5, 0, \mul, \src, \disp
-    RMUL    4, 4, 0, \mul, \src, \disp
-    RMUL    5, 3, 0, \mul, \src, \disp
-    RMUL    6, 2, 0, \mul, \src, \disp
-    RMUL    7, 1, 0, \mul, \src, \disp
-    RMUL    8, 0, 0, \mul, \src, \disp
+    RMUL    1, 7, \mul, \src, \disp, \kb, \start
+    RMUL    2, 6, \mul, \src, \disp, \kb, \start
+    RMUL    3, 5, \mul, \src, \disp, \kb, \start
+    RMUL    4, 4, \mul, \src, \disp, \kb, \start
+    RMUL    5, 3, \mul, \src, \disp, \kb, \start
+    RMUL    6, 2, \mul, \src, \disp, \kb, \start
+    RMUL    7, 1, \mul, \src, \disp, \kb, \start
+    RMUL    8, 0, \mul, \src, \disp, \kb, \start
     AESR    144
     cmpl    $10, %r11d
     je      1f
@@ -182,6 +194,13 @@
     LAST1   5
     LAST1   6
     LAST1   7
+.endm
+
+/* On to the next group; ZF set when none is left. */
+.macro NEXT
+    addq    $128, %rcx
+    addq    $128, %r8
+    subq    $8, %r9
 .endm
 
 /* The sums to Y (%xmm12), scratch %xmm0. The Karatsuba middle term goes into the 256-bit
@@ -246,49 +265,60 @@
 
 /* size_t direct_aes_gcm_enc(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
  *                           struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
- *                           size_t nblocks) */
+ *                           size_t nblocks)
+ * Groups g0, g1, ...: each iteration encrypts one and hashes the one before; hashed groups
+ * pair up, g(2i) by H^16..H^9 and g(2i+1) by H^8..H^1, one reduction per pair; a last group
+ * without a partner is hashed by H^8..H^1 alone. */
     .globl  direct_aes_gcm_enc
     .type   direct_aes_gcm_enc, @function
     .p2align 4
 direct_aes_gcm_enc:
     ENTRY   .Lge_ret
-    GROUP   0, %rcx, 0
+    GROUP   0, %rcx, 0, 0, 0
+    NEXT
+    jz      .Lge_lone
 .Lge_loop:
-    addq    $128, %rcx
-    addq    $128, %r8
-    subq    $8, %r9
-    jz      .Lge_last
-    GROUP   1, %rcx, -128
+    GROUP   1, %rcx, -128, 0, 1     /* hashes an even group: the pair's first */
+    NEXT
+    jz      .Lge_odd
+    GROUP   1, %rcx, -128, 8, 0     /* hashes an odd group: the pair's second */
     GREDUCE
-    jmp     .Lge_loop
-.Lge_last:                          /* the last group written is hashed on its own */
-    GMUL    7, %rcx, -128, 1
-    GMUL    6, %rcx, -128, 0
-    GMUL    5, %rcx, -128, 0
-    GMUL    4, %rcx, -128, 0
-    GMUL    3, %rcx, -128, 0
-    GMUL    2, %rcx, -128, 0
-    GMUL    1, %rcx, -128, 0
-    GMUL    0, %rcx, -128, 0
+    NEXT
+    jnz     .Lge_loop
+.Lge_lone:                          /* the last group written, even: alone */
+    GHASH8  %rcx, -128, 8, 1
     GREDUCE
+    jmp     .Lge_out
+.Lge_odd:                           /* the last group written, odd: its pair's second */
+    GHASH8  %rcx, -128, 8, 0
+    GREDUCE
+.Lge_out:
     LEAVE
 .Lge_ret:
     ret
     .size   direct_aes_gcm_enc, .-direct_aes_gcm_enc
 
-/* size_t direct_aes_gcm_dec(k, gk, st, out, in, nblocks): as _enc, hashing the input */
+/* size_t direct_aes_gcm_dec(k, gk, st, out, in, nblocks): as _enc, hashing the input, two
+ * groups and one reduction at a time, a last group alone */
     .globl  direct_aes_gcm_dec
     .type   direct_aes_gcm_dec, @function
     .p2align 4
 direct_aes_gcm_dec:
     ENTRY   .Lgd_ret
 .Lgd_loop:
-    GROUP   1, %r8, 0
+    cmpq    $16, %r9
+    jb      .Lgd_lone
+    GROUP   1, %r8, 0, 0, 1
+    NEXT
+    GROUP   1, %r8, 0, 8, 0
     GREDUCE
-    addq    $128, %rcx
-    addq    $128, %r8
-    subq    $8, %r9
+    NEXT
     jnz     .Lgd_loop
+    jmp     .Lgd_out
+.Lgd_lone:
+    GROUP   1, %r8, 0, 8, 1
+    GREDUCE
+.Lgd_out:
     LEAVE
 .Lgd_ret:
     ret
