@@ -64,10 +64,14 @@ struct direct_ghash_key {
      * after each product), hksh its Karatsuba half-sums. */
     uint8_t hsh[16][16] __attribute__((aligned(16)));
     uint8_t hksh[16][16] __attribute__((aligned(16)));
+    /* the same for H^32..H^17: hsh32[i] = H^(32-i) times x (VAES: 32 blocks per reduction) */
+    uint8_t hsh32[16][16] __attribute__((aligned(16)));
+    uint8_t hksh32[16][16] __attribute__((aligned(16)));
 };
 /* h is E_K(0^128) as bytes. */
 void direct_ghash_init(struct direct_ghash_key *k, const uint8_t h[16]);
-/* hsh and hksh from hrev, after direct_ghash_init (plain C, backends/direct_x86.c). */
+/* hsh, hksh, hsh32, hksh32 from hrev, after direct_ghash_init (backends/direct_x86.c; runs
+ * direct_ghash for the powers above 16). */
 void direct_ghash_shift(struct direct_ghash_key *k);
 /* y = (y ^ X1) * H ... over nblocks 16-byte blocks; y in GCM byte order. */
 void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
@@ -85,7 +89,8 @@ size_t direct_ghash_vpclmul(uint8_t y[16], const struct direct_ghash_key *k, con
  * accumulator; both in GCM byte order, both left for the next call. _enc encrypts and hashes
  * what it wrote, _dec hashes its input and decrypts it; in == out is allowed. They do the first
  * nblocks & ~7 blocks (AES-NI: 8 per group, one reduction per two groups by H^16..H^1) or
- * nblocks & ~15 (VAES: 16 per group as 8 ymm pairs, by H^16..H^1), return the blocks done,
+ * nblocks & ~15 (VAES: 16 per group as 8 ymm pairs, one reduction per two groups by
+ * H^32..H^1), return the blocks done,
  * and the caller does the rest. They need gk's hsh and hksh (direct_ghash_shift). */
 struct direct_gcm_state {
     uint8_t ctr[16];

@@ -127,28 +127,49 @@ int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     return 0;
 }
 
-/* Each reflected power (a little-endian 128-bit integer) shifted left one bit, with the bit
+/* A reflected power (a little-endian 128-bit integer) shifted left one bit, with the bit
  * shifted out folded back as 0xc2000000000000000000000000000001 (the reflected field
  * polynomial, shifted): the "H<<1 mod P" form of Gueron and Kounavis' GCM white paper
  * (2014, section "reduction"), under which a product needs no shift before the
- * multiply-by-constant reduction. */
+ * multiply-by-constant reduction; and its Karatsuba half-sum. */
+static void shift_power(const uint8_t refl[16], uint8_t hs[16], uint8_t hk[16])
+{
+    uint64_t lo, hi;
+    memcpy(&lo, refl, 8);
+    memcpy(&hi, refl + 8, 8);
+    uint64_t carry = hi >> 63;
+    hi = hi << 1 | lo >> 63;
+    lo <<= 1;
+    lo ^= carry;
+    hi ^= carry * 0xc200000000000000u;
+    uint64_t mid = lo ^ hi;
+    memcpy(hs, &lo, 8);
+    memcpy(hs + 8, &hi, 8);
+    memcpy(hk, &mid, 8);
+    memcpy(hk + 8, &mid, 8);
+}
+
+static void reverse16(uint8_t out[16], const uint8_t in[16])
+{
+    for (int i = 0; i < 16; i++)
+        out[i] = in[15 - i];
+}
+
+/* H^17..H^32 as GHASH of zero blocks from Y = H^16: (Y ^ 0) H each time. */
 void direct_ghash_shift(struct direct_ghash_key *k)
 {
-    for (int i = 0; i < 16; i++) {
-        uint64_t lo, hi;
-        memcpy(&lo, k->hrev[i], 8);
-        memcpy(&hi, k->hrev[i] + 8, 8);
-        uint64_t carry = hi >> 63;
-        hi = hi << 1 | lo >> 63;
-        lo <<= 1;
-        lo ^= carry;
-        hi ^= carry * 0xc200000000000000u;
-        uint64_t mid = lo ^ hi;
-        memcpy(k->hsh[i], &lo, 8);
-        memcpy(k->hsh[i] + 8, &hi, 8);
-        memcpy(k->hksh[i], &mid, 8);
-        memcpy(k->hksh[i] + 8, &mid, 8);
+    static const uint8_t zero[16];
+    uint8_t y[16], r[16];
+    for (int i = 0; i < 16; i++)
+        shift_power(k->hrev[i], k->hsh[i], k->hksh[i]);
+    reverse16(y, k->hrev[0]);
+    for (int i = 1; i <= 16; i++) {
+        direct_ghash(y, k, zero, 1);
+        reverse16(r, y);
+        shift_power(r, k->hsh32[16 - i], k->hksh32[16 - i]);
     }
+    explicit_bzero(y, sizeof y);
+    explicit_bzero(r, sizeof r);
 }
 
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,

@@ -2,10 +2,11 @@
  * CPUID.7.0:ECX[9]) and VPCLMULQDQ GHASH (VEX.256, CPUID.7.0:ECX[10]; AVX2 for the other ymm
  * ops, CPUID.7.0:EBX[5]) in one loop; the method of aes-gcm-aesni.S with two blocks per
  * register. Sixteen blocks per group as eight ymm pairs: while the counter pairs go through
- * the rounds, pair j of the group to hash is multiplied by H^(16-2j), H^(15-2j) (hsh/hksh of
- * struct direct_ghash_key, side by side, multiplied by x as aes-gcm-aesni.S explains) between the rounds; the lanes are summed and reduced
- * once per group. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout,
- * VZEROUPPER at the end.
+ * the rounds, pair j of the group to hash is multiplied by H^(16-2j), H^(15-2j) or sixteen
+ * powers more (hsh, hsh32 of struct direct_ghash_key, side by side, multiplied by x as
+ * aes-gcm-aesni.S explains) between the rounds; the lanes are summed and reduced once per two
+ * groups. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout, VZEROUPPER at
+ * the end.
  *
  * Registers: %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key (both
  * lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero), %ymm13..15
@@ -83,37 +84,51 @@
     vaesenc %ymm8, %ymm7, %ymm7
 .endm
 
-/* Pair \j of the group at \disp(\src) times H^(16-2j) x, H^(15-2j) x = hsh[2j], hsh[2j+1]
- * (Karatsuba half-sums in hksh, 256 bytes on), added to the sums (\first: the sums start here). Pair 0 takes Y. */
-.macro VGMUL j, src, disp, first
+/* Pair \j of the group at \disp(\src) times the pair of powers at \hb+32j in the key (hsh or
+ * hsh32: H^(16-2j) x, H^(15-2j) x, or 16 more; Karatsuba half-sums 256 bytes on), added to
+ * the sums. \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums
+ * and pair 0 takes Y. */
+.macro VGMUL j, src, disp, hb, start
     vmovdqu \disp+32*\j(\src), %ymm13
     vpshufb .Lvgbswap32(%rip), %ymm13, %ymm13
-    .if \j == 0
+    .if \j == 0 && \start
     vpxor   %ymm12, %ymm13, %ymm13
     .endif
     vpshufd $0x4e, %ymm13, %ymm15
     vpxor   %ymm13, %ymm15, %ymm15
-    .if \first
-    vpclmulqdq $0x00, 768+32*\j(%rsi), %ymm13, %ymm9
-    vpclmulqdq $0x00, 1024+32*\j(%rsi), %ymm15, %ymm11
-    vpclmulqdq $0x11, 768+32*\j(%rsi), %ymm13, %ymm10
+    .if \j == 7 && \start
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm9
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm11
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm10
     .else
-    vpclmulqdq $0x00, 768+32*\j(%rsi), %ymm13, %ymm14
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm14
     vpxor   %ymm14, %ymm9, %ymm9
-    vpclmulqdq $0x00, 1024+32*\j(%rsi), %ymm15, %ymm15
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm15
     vpxor   %ymm15, %ymm11, %ymm11
-    vpclmulqdq $0x11, 768+32*\j(%rsi), %ymm13, %ymm13
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm13
     vpxor   %ymm13, %ymm10, %ymm10
     .endif
 .endm
 
 /* Round \r (1..8) with, where \mul, the multiply of pair \j = 8 - \r (pair 0, which waits for
  * the previous reduction, last). */
-.macro VRMUL r, j, first, mul, src, disp
+.macro VRMUL r, j, mul, src, disp, hb, start
     VAESR   16*\r
     .if \mul
-    VGMUL   \j, \src, \disp, \first
+    VGMUL   \j, \src, \disp, \hb, \start
     .endif
+.endm
+
+/* The eight pairs' multiplies alone (the last group encrypted, hashed after the loop). */
+.macro VGHASH16 src, disp, hb, start
+    VGMUL   7, \src, \disp, \hb, \start
+    VGMUL   6, \src, \disp, \hb, \start
+    VGMUL   5, \src, \disp, \hb, \start
+    VGMUL   4, \src, \disp, \hb, \start
+    VGMUL   3, \src, \disp, \hb, \start
+    VGMUL   2, \src, \disp, \hb, \start
+    VGMUL   1, \src, \disp, \hb, \start
+    VGMUL   0, \src, \disp, \hb, \start
 .endm
 
 /* Last round of pair \j: key ^ input, so the result is E(ctr) ^ in; stored. */
@@ -123,16 +138,18 @@
     vmovdqu %ymm\j, 32*\j(%rcx)
 .endm
 
-.macro VGROUP mul, src, disp
+/* One group: AES of sixteen counter blocks, with (\mul) the products of the sixteen blocks at
+ * \disp(\src) by the powers at \hb (see VGMUL); output stored. */
+.macro VGROUP mul, src, disp, hb, start
     VCTR16
-    VRMUL   1, 7, 1, \mul, \src, \disp
-    VRMUL   2, 6, 0, \mul, \src, \disp
-    VRMUL   3, 5, 0, \mul, \src, \disp
-    VRMUL   4, 4, 0, \mul, \src, \disp
-    VRMUL   5, 3, 0, \mul, \src, \disp
-    VRMUL   6, 2, 0, \mul, \src, \disp
-    VRMUL   7, 1, 0, \mul, \src, \disp
-    VRMUL   8, 0, 0, \mul, \src, \disp
+    VRMUL   1, 7, \mul, \src, \disp, \hb, \start
+    VRMUL   2, 6, \mul, \src, \disp, \hb, \start
+    VRMUL   3, 5, \mul, \src, \disp, \hb, \start
+    VRMUL   4, 4, \mul, \src, \disp, \hb, \start
+    VRMUL   5, 3, \mul, \src, \disp, \hb, \start
+    VRMUL   6, 2, \mul, \src, \disp, \hb, \start
+    VRMUL   7, 1, \mul, \src, \disp, \hb, \start
+    VRMUL   8, 0, \mul, \src, \disp, \hb, \start
     VAESR   144
     cmpl    $10, %r11d
     je      1f
@@ -152,6 +169,13 @@
     VLAST1  5
     VLAST1  6
     VLAST1  7
+.endm
+
+/* On to the next group; ZF set when none is left. */
+.macro VNEXT
+    addq    $256, %rcx
+    addq    $256, %r8
+    subq    $16, %r9
 .endm
 
 /* The lanes' sums added, then reduced to Y (%xmm12) as GREDUCE of aes-gcm-aesni.S does;
@@ -220,50 +244,60 @@
     vpxor   %xmm7, %xmm7, %xmm7
 .endm
 
-/* size_t direct_aes_gcm_enc_vaes(k, gk, st, out, in, nblocks) */
+/* size_t direct_aes_gcm_enc_vaes(k, gk, st, out, in, nblocks)
+ * As direct_aes_gcm_enc (aes-gcm-aesni.S) with groups of sixteen: hashed groups pair up,
+ * g(2i) by H^32..H^17 (hsh32, at 1280 in the key) and g(2i+1) by H^16..H^1 (hsh, at 768), one
+ * reduction per pair; a last group without a partner by H^16..H^1 alone. */
     .globl  direct_aes_gcm_enc_vaes
     .type   direct_aes_gcm_enc_vaes, @function
     .p2align 4
 direct_aes_gcm_enc_vaes:
     VENTRY  .Lvge_ret
-    VGROUP  0, %rcx, 0
+    VGROUP  0, %rcx, 0, 768, 0
+    VNEXT
+    jz      .Lvge_lone
 .Lvge_loop:
-    addq    $256, %rcx
-    addq    $256, %r8
-    subq    $16, %r9
-    jz      .Lvge_last
-    VGROUP  1, %rcx, -256
+    VGROUP  1, %rcx, -256, 1280, 1  /* hashes an even group: the pair's first */
+    VNEXT
+    jz      .Lvge_odd
+    VGROUP  1, %rcx, -256, 768, 0   /* hashes an odd group: the pair's second */
     VGREDUCE
-    jmp     .Lvge_loop
-.Lvge_last:                         /* the last group written is hashed on its own */
-    VGMUL   7, %rcx, -256, 1
-    VGMUL   6, %rcx, -256, 0
-    VGMUL   5, %rcx, -256, 0
-    VGMUL   4, %rcx, -256, 0
-    VGMUL   3, %rcx, -256, 0
-    VGMUL   2, %rcx, -256, 0
-    VGMUL   1, %rcx, -256, 0
-    VGMUL   0, %rcx, -256, 0
+    VNEXT
+    jnz     .Lvge_loop
+.Lvge_lone:                         /* the last group written, even: alone */
+    VGHASH16 %rcx, -256, 768, 1
     VGREDUCE
+    jmp     .Lvge_out
+.Lvge_odd:                          /* the last group written, odd: its pair's second */
+    VGHASH16 %rcx, -256, 768, 0
+    VGREDUCE
+.Lvge_out:
     VLEAVE
 .Lvge_ret:
     ret
     .size   direct_aes_gcm_enc_vaes, .-direct_aes_gcm_enc_vaes
 
 /* size_t direct_aes_gcm_dec_vaes(k, gk, st, out, in, nblocks): as _enc_vaes, hashing the
- * input */
+ * input, two groups and one reduction at a time, a last group alone */
     .globl  direct_aes_gcm_dec_vaes
     .type   direct_aes_gcm_dec_vaes, @function
     .p2align 4
 direct_aes_gcm_dec_vaes:
     VENTRY  .Lvgd_ret
 .Lvgd_loop:
-    VGROUP  1, %r8, 0
+    cmpq    $32, %r9
+    jb      .Lvgd_lone
+    VGROUP  1, %r8, 0, 1280, 1
+    VNEXT
+    VGROUP  1, %r8, 0, 768, 0
     VGREDUCE
-    addq    $256, %rcx
-    addq    $256, %r8
-    subq    $16, %r9
+    VNEXT
     jnz     .Lvgd_loop
+    jmp     .Lvgd_out
+.Lvgd_lone:
+    VGROUP  1, %r8, 0, 768, 1
+    VGREDUCE
+.Lvgd_out:
     VLEAVE
 .Lvgd_ret:
     ret
