@@ -7,9 +7,9 @@
  * Karatsuba; the powers come multiplied by x (hsh of struct direct_ghash_key: Gueron and
  * Kounavis' "H<<1 mod P"), which spares the shift left by one, and the reduction is two
  * carry-less multiplies, not the shifts of ghash-pclmul.S: on cores where shifts and shuffles
- * share ports with AESENC (Zen 3), fewer of them leave more room to the rounds. Decryption hashes the group it decrypts (the
- * ciphertext is its input); encryption hashes the group it wrote the iteration before, and
- * the last group after the loop. C prototypes: asm/direct.h. AT&T syntax.
+ * share ports with AESENC (Zen 3), fewer of them leave more room to the rounds. Decryption
+ * hashes the group it decrypts (the ciphertext is its input); encryption hashes the group it
+ * wrote the iteration before, and the last group after the loop. C prototypes: asm/direct.h. AT&T syntax.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key,
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch.
@@ -145,14 +145,9 @@
 
 /* The eight multiplies alone (the last group encrypted, hashed after the loop). */
 .macro GHASH8 src, disp, kb, start
-    GMUL    7, \src, \disp, \kb, \start
-    GMUL    6, \src, \disp, \kb, \start
-    GMUL    5, \src, \disp, \kb, \start
-    GMUL    4, \src, \disp, \kb, \start
-    GMUL    3, \src, \disp, \kb, \start
-    GMUL    2, \src, \disp, \kb, \start
-    GMUL    1, \src, \disp, \kb, \start
-    GMUL    0, \src, \disp, \kb, \start
+    .irp j, 7, 6, 5, 4, 3, 2, 1, 0
+    GMUL    \j, \src, \disp, \kb, \start
+    .endr
 .endm
 
 /* Last round of block \j: its key xored with the input gives E(ctr) ^ in at once. */

@@ -121,14 +121,9 @@
 
 /* The eight pairs' multiplies alone (the last group encrypted, hashed after the loop). */
 .macro VGHASH16 src, disp, hb, start
-    VGMUL   7, \src, \disp, \hb, \start
-    VGMUL   6, \src, \disp, \hb, \start
-    VGMUL   5, \src, \disp, \hb, \start
-    VGMUL   4, \src, \disp, \hb, \start
-    VGMUL   3, \src, \disp, \hb, \start
-    VGMUL   2, \src, \disp, \hb, \start
-    VGMUL   1, \src, \disp, \hb, \start
-    VGMUL   0, \src, \disp, \hb, \start
+    .irp j, 7, 6, 5, 4, 3, 2, 1, 0
+    VGMUL   \j, \src, \disp, \hb, \start
+    .endr
 .endm
 
 /* Last round of pair \j: key ^ input, so the result is E(ctr) ^ in; stored. */
