@@ -9,16 +9,18 @@
  *   CTR          the better of 16 B per rounds x AESENC recip. throughput and, with VAES on
  *                ymm, 32 B per rounds x VAESENC recip. throughput
  *   GCM          per block, the AES rounds on the AES unit, a = rounds x AESENC recip.
- *                throughput, and GHASH's three carry-less multiplies (Karatsuba) on theirs,
- *                g = 3 x PCLMULQDQ recip. throughput, issued together as well as a mixed loop
- *                shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A and P its two parts'
- *                times alone and t its time, s = (A + P) / t in [1, 2] (1: one shared issue;
- *                separate units give t = max(A, P)); a block takes max(a, g, (a + g) / s),
- *                bound by the AES unit (a), the carry-less multiplier (g) or both (shared
- *                issue, the third term: Zen 3, where PCLMULQDQ takes an AES pipe). Per 16 B
- *                on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm and their own mixed
- *                loop, whichever is faster. The reduction (once per 8 or 16 blocks) and the
- *                byte shuffles are not counted.
+ *                throughput, and on theirs GHASH's three carry-less multiplies (Karatsuba)
+ *                and its reduction (two PCLMULQDQ per 16 blocks, per 32 on ymm),
+ *                g = (3 + 2 / 16) x PCLMULQDQ recip. throughput; the two issue together as
+ *                well as a mixed loop shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A
+ *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
+ *                (1: one shared issue; separate units give t = max(A, P)); a block takes
+ *                max(a, g, (a + g) / s), bound by the AES unit (a), the carry-less multiplier
+ *                (g) or both (shared issue, the third term: Zen 3, where PCLMULQDQ takes an
+ *                AES pipe). Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm
+ *                and their own mixed loop, whichever is faster. The byte shuffles and XORs
+ *                around the multiplies are not counted (on Zen 3 they share the AES ports:
+ *                that is the distance left to a kernel).
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
  * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. ChaCha20-Poly1305 has no model: no
