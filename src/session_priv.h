@@ -40,6 +40,7 @@ struct session {
     size_t ngrp, capgrp;
     long sampling;         /* index in grp whose round is in flight; -1 none */
     size_t turn;           /* the member to sample next, round robin */
+    unsigned grpseq;       /* groups begun in this session: result.group */
     size_t done, total;    /* cells finished in this run, and to go through */
     double t0, grp_t0;     /* monotonic start of the run and of the group */
     double busy;           /* seconds spent on groups, for the estimate of what is left */

@@ -89,6 +89,10 @@ static void test_derive_paired(void)
           "paired: x%.2f +-%.1f%% from noisy figures", c[1].d.speedup, c[1].d.speedup_ci_pct);
     CHECK(c[1].d.best && c[2].d.best && c[1].d.tie && c[2].d.tie,
           "paired ratios 0.98..1.02 hold 1: a tie");
+    double q, lo, hi;
+    c[1].r.group = 7; /* measured in another group (a column split at -t N): never paired */
+    CHECK(derive_paired(&c[1].r, &c[0].r, &q, &lo, &hi) == 0, "rounds of two groups never pair");
+    c[1].r.group = 0;
     c[2].r.nround = 3; /* too few pairs: the figures alone, both noisy */
     derive_cells(c, 3);
     CHECK(c[2].d.noisy && !c[2].d.best, "unpaired over a noisy reference: noisy, no claim");
@@ -114,7 +118,8 @@ static int same_plan(const struct session *a, const struct session *b)
         return 0;
     for (size_t i = 0; i < session_ncells(a); i++) {
         const struct cell *x = session_cell(a, i), *y = session_cell(b, i);
-        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt)
+        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt ||
+            x->threads != y->threads)
             return 0;
     }
     return 1;
@@ -192,7 +197,8 @@ static void round_trip(const char *label, void (*edit)(struct selection *))
     CHECK(rc == 0, "%s: '%s' parses (rc %d)", label, line, rc);
     CHECK(same_plan(s, t) && session_ncells(s) > 0, "%s: '%s' gives the same %zu cells", label,
           line, session_ncells(s));
-    CHECK(x->threads == y->threads && x->seconds == y->seconds && x->decrypt == y->decrypt &&
+    CHECK(x->nthreads == y->nthreads && !memcmp(x->threads, y->threads, sizeof x->threads[0] * (size_t)x->nthreads) &&
+              x->seconds == y->seconds && x->decrypt == y->decrypt &&
               x->nexcl == y->nexcl && x->nimpls == y->nimpls,
           "%s: threads, time, direction, includes, excludes survive '%s'", label, line);
     free(line);
@@ -209,7 +215,9 @@ static void edit_all(struct selection *s)
     select_sizes(s, "16k,64,1M", why, sizeof why);
     select_paths(s, "c,hw", why, sizeof why);
     select_excludes(s, "direct", why, sizeof why);
-    s->threads = 1;
+    char list[32];
+    snprintf(list, sizeof list, "1,%d", session_max_threads(NULL)); /* 1 alone on one CPU */
+    select_threads(s, list, session_max_threads(NULL), why, sizeof why);
     s->seconds = 0.123456789;
     s->decrypt = 1;
 }
