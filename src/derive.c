@@ -9,11 +9,6 @@
 #include "osslcap.h"
 #include "stats.h"
 
-static int same_column(const struct cell *a, const struct cell *b)
-{
-    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
-}
-
 static int verified(const struct cell *c)
 {
     return c->r.status == RES_OK && c->r.mb_per_s > 0;
@@ -79,7 +74,7 @@ static void speedup(struct cell *c, const struct cell *slow)
 static const struct cell *simd_row(const struct cell *cells, size_t n, const struct cell *c)
 {
     for (size_t i = 0; i < n; i++)
-        if (same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
+        if (cell_same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
             !strcmp(cells[i].impl->name, algo_sized(algo_find(c->impl->alg)) ? "openssl-simd"
                                                                               : "openssl-int") &&
             verified(&cells[i])) /* public-key ops: the asm row masks the big-number bits */
@@ -117,7 +112,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
 {
     const struct cell *slow = NULL;
     for (size_t i = c0; i < n; i++)
-        if (same_column(&cells[i], &cells[c0])) {
+        if (cell_same_column(&cells[i], &cells[c0])) {
             struct cell *c = &cells[i];
             c->d = (struct cell_derived){ 0 };
             same_code(cells, n, c);
@@ -129,7 +124,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
     struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {
         struct cell *c = &cells[i];
-        if (!same_column(c, &cells[c0]))
+        if (!cell_same_column(c, &cells[c0]))
             continue;
         c->d.slowest = slow->r.mb_per_s;
         if (!compared(c))
@@ -141,17 +136,17 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
     /* A row whose comparison is noisy yet reads faster than the best quiet one: nobody can be
      * called the fastest of this column. */
     for (size_t i = c0; i < n && best; i++)
-        if (same_column(&cells[i], &cells[c0]) && compared(&cells[i]) && cells[i].d.noisy &&
+        if (cell_same_column(&cells[i], &cells[c0]) && compared(&cells[i]) && cells[i].d.noisy &&
             cells[i].d.speedup >= best->d.speedup)
             best = NULL;
     int ties = 0;
     for (size_t i = c0; i < n && best; i++) {
         struct cell *c = &cells[i];
-        if (same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
+        if (cell_same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
             ties += c->d.best = c == best || tie(&c->r, &best->r);
     }
     for (size_t i = c0; i < n && ties > 1; i++)
-        if (same_column(&cells[i], &cells[c0]) && cells[i].d.best)
+        if (cell_same_column(&cells[i], &cells[c0]) && cells[i].d.best)
             cells[i].d.tie = 1;
 }
 
@@ -160,7 +155,7 @@ void derive_cells(struct cell *cells, size_t n)
     for (size_t i = 0; i < n; i++) {
         int first = 1; /* the first cell of its column derives the column */
         for (size_t j = 0; j < i && first; j++)
-            first = !same_column(&cells[j], &cells[i]);
+            first = !cell_same_column(&cells[j], &cells[i]);
         if (first)
             derive_column(cells, n, i);
     }

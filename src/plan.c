@@ -5,6 +5,25 @@
 
 #include "registry.h"
 
+static void add(struct plan *p, size_t *cap, const struct impl *im, size_t bytes, int threads,
+                int decrypt)
+{
+    if (p->n == *cap) {
+        *cap *= 2;
+        p->cells = realloc(p->cells, *cap * sizeof *p->cells);
+        if (!p->cells)
+            abort();
+    }
+    struct cell *c = &p->cells[p->n++];
+    memset(c, 0, sizeof *c);
+    c->impl = im;
+    c->bytes = bytes;
+    c->decrypt = decrypt;
+    c->threads = threads;
+    c->r.status = RES_PENDING;
+    c->r.threads = threads;
+}
+
 size_t plan_build(struct plan *p, const struct selection *s)
 {
     size_t cap = 16, nreg = registry_count();
@@ -19,21 +38,10 @@ size_t plan_build(struct plan *p, const struct selection *s)
                 continue;
             /* A public-key operation has one size of its own: one cell, whatever -s says. */
             int nz = algo_sized(s->algs[a]) ? s->nsizes : 1;
-            for (int z = 0; z < nz; z++) {
-                if (p->n == cap) {
-                    cap *= 2;
-                    p->cells = realloc(p->cells, cap * sizeof *p->cells);
-                    if (!p->cells)
-                        abort();
-                }
-                struct cell *c = &p->cells[p->n++];
-                memset(c, 0, sizeof *c);
-                c->impl = im;
-                c->bytes = algo_cell_size(s->algs[a], s->sizes[z]);
-                c->decrypt = s->decrypt;
-                c->r.status = RES_PENDING;
-                c->r.threads = s->threads;
-            }
+            for (int t = 0; t < s->nthreads; t++)
+                for (int z = 0; z < nz; z++)
+                    add(p, &cap, im, algo_cell_size(s->algs[a], s->sizes[z]), s->threads[t],
+                        s->decrypt);
         }
     }
     return p->n;

@@ -1,7 +1,7 @@
 /* Running a session: which cell or sample runs next.
  *
- * The cells of one column (one algorithm at one size, in one direction: the bars that are
- * compared with each other) form a group. Every cell of the group gets its workers at once;
+ * The cells of one column (one algorithm at one size, in one direction, one thread count:
+ * the bars that are compared with each other) form a group. Every cell of the group gets its workers at once;
  * they verify side by side, and only when all of them are ready does timing start. Then the
  * group is measured in rounds, one cell's sample after another (A B C A B C ...), so a drift
  * of the machine (a throttling clock, a background job) hits every bar of the group alike,
@@ -29,11 +29,6 @@ static struct cell *cell_of(struct session *s, const struct member *m)
     return &s->plan.cells[m->cell];
 }
 
-static int same_column(const struct cell *a, const struct cell *b)
-{
-    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
-}
-
 static void add_member(struct session *s, size_t i)
 {
     if (s->ngrp == s->capgrp) {
@@ -43,13 +38,13 @@ static void add_member(struct session *s, size_t i)
             abort();
     }
     struct cell *c = &s->plan.cells[i];
-    struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = s->sel.threads,
+    struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = c->threads,
                               .seconds = s->sel.seconds, .samples = SCHED_SAMPLES,
                               .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1,
                               .group = s->grpseq };
     memset(&c->r, 0, sizeof c->r);
     c->r.status = RES_RUNNING;
-    c->r.threads = s->sel.threads;
+    c->r.threads = c->threads;
     s->grp[s->ngrp++] = (struct member){ .cell = i, .e = engine_start(&job) };
     session_tell(s, SESSION_CELL_START, i);
 }
@@ -81,8 +76,8 @@ static void group_begin(struct session *s)
      * into groups under SCHED_GROUP_FDS (the open-file limit, the TUI's poll array). */
     for (size_t i = first; i < s->plan.n; i++)
         if (s->plan.cells[i].r.status == RES_PENDING &&
-            same_column(&s->plan.cells[i], &s->plan.cells[first]) &&
-            (s->ngrp == 0 || (s->ngrp + 1) * (size_t)s->sel.threads * 2 <= SCHED_GROUP_FDS))
+            cell_same_column(&s->plan.cells[i], &s->plan.cells[first]) &&
+            (!s->ngrp || (s->ngrp + 1) * (size_t)s->plan.cells[first].threads * 2 <= SCHED_GROUP_FDS))
             add_member(s, i);
 }
 
@@ -102,7 +97,7 @@ void sched_begin(struct session *s)
         }
         memset(&c->r, 0, sizeof c->r);
         c->r.status = RES_PENDING;
-        c->r.threads = s->sel.threads;
+        c->r.threads = c->threads;
         session_mark_unavailable(s, c);
         s->total += c->r.status == RES_PENDING;
     }

@@ -1,6 +1,7 @@
 /* The command line end to end (ACCELSCOPE_BIN, default ./accelscope): help and version, every
  * bad input (exit 2, a message naming what is accepted, no file), and a real run whose CSV
  * is parsed back. */
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -55,8 +56,10 @@ static void test_bad_input(const char *dir)
         { "-s 32M", "16 MiB" },
         { "-a aes-128-cbc -s 100", "multiple of" },
         { "-a idea-cbc -s 12", "8-byte" },
-        { "-t 100000", "online CPUs" },
-        { "-t 0", "online CPUs" },
+        { "-t 100000", "this process may use" },
+        { "-t 0", "this process may use" },
+        { "-t 1,x", "bad thread count 'x'" },
+        { "-t ''", "empty thread list" },
         { "--time 0", "seconds" },
         { "-a sha256 -s 16 -i no-such-impl", "openssl-simd" },
         { "-a ''", "accepted" },
@@ -173,6 +176,35 @@ static void test_run_csv(const char *dir)
     unsetenv("ACCELSCOPE_TEST_FAULTS");
 }
 
+/* -t 1,2: one CSV row per thread count and the scaling table; on one CPU, 2 refused and why. */
+static void test_threads(void)
+{
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        cpus = CPU_COUNT(&mine);
+    int rc = sh("run -a aes-128-ctr -s 16384 -i portable -t 1,2 -T 0.3 --csv -");
+    if (cpus < 2) {
+        CHECK(rc == 2 && strstr(err, "more than the 1 CPU this process may use"),
+              "one CPU: -t 1,2 refused naming the maximum: %s", err);
+        UNAVAILABLE("-t 1,2 run", "this process may use one CPU");
+        return;
+    }
+    CHECK(rc == 0, "-t 1,2 runs (rc %d): %s", rc, err);
+    static struct csvr c;
+    int th[3] = { 0 }, rows = 0;
+    if (csvr_parse(&c, out) == 0) {
+        int t = csvr_col(&c, "threads"), st = csvr_col(&c, "status");
+        for (int r = 1; r < c.nrows && t >= 0 && st >= 0; r++, rows++)
+            if (!strcmp(c.f[r][st], "ok") && atoi(c.f[r][t]) >= 1 && atoi(c.f[r][t]) <= 2)
+                th[atoi(c.f[r][t])]++;
+        csvr_free(&c);
+    }
+    CHECK(rows == 2 && th[1] == 1 && th[2] == 1, "two rows, threads 1 and 2 (%d rows: %d, %d)",
+          rows, th[1], th[2]);
+    CHECK(strstr(err, "portable, 2 thr") && strstr(err, "scaling:") && strstr(err, "efficiency"),
+          "the table says the thread count per row, then the scaling table: %s", err);
+}
 
 /* `compare`: bad usage and bad files exit 2 with what is wrong; two machines side by side in
  * every format. */
@@ -287,6 +319,7 @@ int main(void)
     test_help();
     test_bad_input(dir);
     test_run_csv(dir);
+    test_threads();
     test_compare(dir);
     test_out_save(dir);
     char cmd[300];

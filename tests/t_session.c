@@ -118,7 +118,8 @@ static int same_plan(const struct session *a, const struct session *b)
         return 0;
     for (size_t i = 0; i < session_ncells(a); i++) {
         const struct cell *x = session_cell(a, i), *y = session_cell(b, i);
-        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt)
+        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt ||
+            x->threads != y->threads)
             return 0;
     }
     return 1;
@@ -196,7 +197,8 @@ static void round_trip(const char *label, void (*edit)(struct selection *))
     CHECK(rc == 0, "%s: '%s' parses (rc %d)", label, line, rc);
     CHECK(same_plan(s, t) && session_ncells(s) > 0, "%s: '%s' gives the same %zu cells", label,
           line, session_ncells(s));
-    CHECK(x->threads == y->threads && x->seconds == y->seconds && x->decrypt == y->decrypt &&
+    CHECK(x->nthreads == y->nthreads && !memcmp(x->threads, y->threads, sizeof x->threads[0] * (size_t)x->nthreads) &&
+              x->seconds == y->seconds && x->decrypt == y->decrypt &&
               x->nexcl == y->nexcl && x->nimpls == y->nimpls,
           "%s: threads, time, direction, includes, excludes survive '%s'", label, line);
     free(line);
@@ -213,7 +215,9 @@ static void edit_all(struct selection *s)
     select_sizes(s, "16k,64,1M", why, sizeof why);
     select_paths(s, "c,hw", why, sizeof why);
     select_excludes(s, "direct", why, sizeof why);
-    s->threads = 1;
+    char list[32];
+    snprintf(list, sizeof list, "1,%d", session_max_threads(NULL)); /* 1 alone on one CPU */
+    select_threads(s, list, session_max_threads(NULL), why, sizeof why);
     s->seconds = 0.123456789;
     s->decrypt = 1;
 }
