@@ -6,6 +6,6 @@
 
 const struct backend *const backend_all[] = {
     &backend_portable, &backend_openssl, &backend_direct, &backend_direct_arm,
-    &backend_padlock,  &backend_rng,     &backend_afalg,  &backend_fault,
+    &backend_padlock,  &backend_rng,     &backend_afalg,  &backend_ossl_engine, &backend_fault,
 };
 const size_t backend_all_count = sizeof backend_all / sizeof backend_all[0];

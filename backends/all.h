@@ -11,6 +11,7 @@ extern const struct backend backend_direct_arm; /* backends/direct_arm.c (asm/aa
 extern const struct backend backend_padlock;    /* backends/padlock.c (asm/x86, VIA PadLock) */
 extern const struct backend backend_rng;        /* backends/rng.c (RDRAND, getrandom, ...) */
 extern const struct backend backend_afalg;      /* backends/afalg.c */
+extern const struct backend backend_ossl_engine; /* backends/ossl_engine.c: ENGINE list */
 extern const struct backend backend_fault;      /* backends/fault.c, test-only */
 
 #endif
