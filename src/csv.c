@@ -38,7 +38,7 @@ static const char *const columns[] = {
     "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
-    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison",
+    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -92,7 +92,10 @@ static void quality(FILE *f, const struct cell *w)
      * paired rounds, its interval, and whether a claim can rest on it. */
     num(f, "%.4f", w->d.speedup, ok && w->d.speedup > 0);
     num(f, "%.2f", w->d.speedup_ci_pct, ok && w->d.speedup_ci_pct > 0);
-    field(f, !ok || w->d.same_as ? "" : w->d.noisy ? "noisy" : "quiet", 1);
+    field(f, !ok || w->d.same_as ? "" : w->d.noisy ? "noisy" : "quiet", 0);
+    /* Where the work went: system time share, and an ENGINE row that stayed in software. */
+    num(f, "%.1f", r->sys_pct, ok && r->sys_pct >= 0);
+    field(f, ok && r->fallback ? r->fallback_why : "", 1);
 }
 
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)

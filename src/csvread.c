@@ -16,7 +16,7 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "timestamp", "host", "cpu", "kernel", "openssl", "capabilities", "algorithm", "direction",
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
-    "verified_against", "status", "reason",
+    "verified_against", "status", "reason", "sys_pct", "fallback",
 };
 
 /* Without these the file says nothing comparable. */
@@ -136,8 +136,9 @@ static struct csvread_row *set_add(struct csvread_set *set)
     struct csvread_row *r = &set->rows[set->n++];
     memset(r, 0, sizeof *r);
     const char **s = &r->timestamp;
-    for (const char **e = &r->reason; s <= e; s++)
+    for (const char **e = &r->fallback; s <= e; s++)
         *s = "";
+    r->sys_pct = -1;
     r->threads = 1;
     return r;
 }
@@ -297,12 +298,13 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_PATH, path), ROW_STR(CSVREAD_IMPLEMENTATION, implementation),
     ROW_STR(CSVREAD_CYCLE_CLOCK, cycle_clock), ROW_STR(CSVREAD_VERIFIED_AGAINST, verified_against),
     ROW_STR(CSVREAD_STATUS, status), ROW_STR(CSVREAD_REASON, reason),
+    ROW_STR(CSVREAD_FALLBACK, fallback),
 }, num_cols[] = {
     ROW_STR(CSVREAD_MB_PER_S, mb_per_s), ROW_STR(CSVREAD_MB_PER_S_MIN, mb_min),
     ROW_STR(CSVREAD_MB_PER_S_MAX, mb_max), ROW_STR(CSVREAD_SPREAD_PCT, spread_pct),
     ROW_STR(CSVREAD_CYCLES_PER_BYTE, cycles_per_byte),
     ROW_STR(CSVREAD_CPU_UTILISATION, cpu_utilisation),
-    ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s),
+    ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s), ROW_STR(CSVREAD_SYS_PCT, sys_pct),
 };
 #undef ROW_STR
 
@@ -520,6 +522,8 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->spread_pct = r->spread_pct;
     w->cycles_per_byte = r->cycles_per_byte;
     w->cpu_utilisation = r->cpu_util;
+    w->sys_pct = r->sys_pct;
+    w->fallback = intern(p, r->fallback ? r->fallback_why : "");
 }
 
 int csvread_from_cells(const struct cell *cells, size_t n, const char *name,

@@ -24,12 +24,14 @@ struct csvread_row {
     const char *timestamp, *host, *cpu, *kernel, *openssl, *capabilities;
     const char *algorithm, *direction, *path, *implementation;
     const char *cycle_clock, *verified_against, *status, *reason;
+    const char *fallback;   /* an ENGINE row whose work stayed in software: why; else "" */
     size_t bytes;
     int threads;            /* 1 when absent */
     int has_figure;         /* mb_per_s was given */
     int ok;                 /* verified: status "ok" (or, without a status column, a figure) */
     double mb_per_s, mb_min, mb_max, spread_pct, cycles_per_byte, cpu_utilisation;
     double limit_mb_per_s;  /* 0 = none */
+    double sys_pct;         /* -1 when absent or empty */
     unsigned line;          /* where the record starts in its file */
 };
 
@@ -48,7 +50,8 @@ enum csvread_col {
     CSVREAD_IMPLEMENTATION, CSVREAD_BYTES, CSVREAD_THREADS, CSVREAD_MB_PER_S,
     CSVREAD_MB_PER_S_MIN, CSVREAD_MB_PER_S_MAX, CSVREAD_SPREAD_PCT, CSVREAD_CYCLES_PER_BYTE,
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
-    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_NCOLS
+    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_SYS_PCT,
+    CSVREAD_FALLBACK, CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 

@@ -76,11 +76,14 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         return;
     }
     const struct result *r = &c->r;
-    int pr = ui_attr(ui_path_role(c->impl->path));
+    /* An ENGINE row whose work stayed in libcrypto is drawn as the software it was: in the
+     * colour of libcrypto's own code, never the kernel's (src/offload.h). */
+    int soft = r->status == RES_OK && r->fallback;
+    int pr = ui_attr(ui_path_role(soft ? PATH_HW : c->impl->path));
     if (selected)
         ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
     int name_w = w >= 118 ? 27 : 18; /* wide terminals show driver names whole */
-    ui_text(y, x + 2, LABEL_W - 1, pr, path_label[c->impl->path]);
+    ui_text(y, x + 2, LABEL_W - 1, pr, soft ? "software" : path_label[c->impl->path]);
     ui_text(y, x + 2 + LABEL_W, name_w - 1, selected ? ui_attr(ROLE_CURSOR) : 0, c->impl->name);
     int bx = x + 2 + LABEL_W + name_w, bw = w - (bx - x) - VALUE_W;
     char st[48], rate[32];
@@ -118,6 +121,10 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     if (r->status == RES_RUNNING) {
         ui_textf(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_DIM), "%s %d/%d", ui_glyph(G_ELLIPSIS),
                  r->samples, r->samples_wanted * (r->threads ? r->threads : 1));
+        return;
+    }
+    if (soft) { /* not the engine's figure: no claim for it */
+        ui_text(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_WARN), "fell back");
         return;
     }
     if (c->d.noisy) { /* a figure, never a claim: no xN, no star */
@@ -171,6 +178,11 @@ void chart_details(int y, int w, const struct cell *c)
         /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
         const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best"
                          : c->d.noisy ? ", noisy: no claim" : "";
+        if (r->fallback) { /* what the figure really is comes first */
+            ui_textf(y, 1, w - 2, ui_attr(ROLE_WARN), "%s: %s %s fallback: %s", head,
+                     ui_rate(r->mb_per_s, a, sizeof a), ui_glyph(G_DOT), r->fallback_why);
+            return;
+        }
         ui_textf(y, 1, w - 2, A_NORMAL,
                  "%s: %s%s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
                  head, ui_rate(r->mb_per_s, a, sizeof a), rank, ui_rate(r->mb_min, lo, sizeof lo),
