@@ -108,9 +108,20 @@ image() {
     cp "$ROOT"/tests/vectors/*.txt "$img/vectors/"
     cp "$ROOT"/tests/kernel/proc-crypto-*.txt "$img/fixtures/"
     for b in "$@"; do cp "$b" "$img/"; done
+    cp "$ROOT/tests/kernel/speed-afalg.sh" "$img/"
+    extra=""
     if [ "$arch" = amd64 ]; then
+        # The host's openssl and its engines (afalg.so), for the engine rows and the
+        # comparison with `openssl speed -engine afalg` (tests/kernel/speed-afalg.sh).
+        edir=$(openssl version -e 2>/dev/null | sed -n 's/^ENGINESDIR: "\(.*\)"$/\1/p')
+        if command -v openssl >/dev/null 2>&1 && [ -d "$edir" ]; then
+            cp "$(command -v openssl)" "$img/usr/bin/openssl"
+            mkdir -p "$img$edir"
+            cp "$edir"/*.so "$img$edir/"
+            extra="./usr/bin/openssl $(cd "$img" && ls ."$edir"/*.so)"
+        fi
         # Shared libraries as ldd resolves them on the host, at the same paths.
-        for lib in $(cd "$img" && ldd ./t_afalg $([ -e accelscope ] && echo ./accelscope) |
+        for lib in $(cd "$img" && ldd ./t_afalg $([ -e accelscope ] && echo ./accelscope) $extra |
             awk '/=>/ {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u); do
             mkdir -p "$img$(dirname "$lib")"
             cp -L "$lib" "$img$lib"
@@ -161,7 +172,7 @@ fi
 # --- boot them all at once -----------------------------------------------------------------
 APPEND='panic=-1 quiet loglevel=1'
 boot_x86() { # cpu log
-    timeout 170 qemu-system-x86_64 -accel tcg -cpu "$1" -m 768 -smp 1 -nographic -no-reboot \
+    timeout 260 qemu-system-x86_64 -accel tcg -cpu "$1" -m 768 -smp 1 -nographic -no-reboot \
         -net none -kernel "$X86_KIMG" -initrd "$X86_INITRD" -append "console=ttyS0 $APPEND" \
         </dev/null 2>&1 | tr -d '\r' > "$2"
 }

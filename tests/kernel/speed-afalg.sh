@@ -1,0 +1,52 @@
+#!/bin/sh
+# The figure `openssl speed -elapsed -engine afalg -evp aes-128-cbc` gives, and accelscope's
+# afalg-engine row for it, taken in turn ROUNDS times in one run (the machine's drift hits
+# both alike): prints each pair, then the medians and their ratio (accelscope / openssl).
+# Runs where AF_ALG and OpenSSL's afalg engine are (the kernel VM: tests/kernel/init).
+# Usage: speed-afalg.sh [ROUNDS] [BYTES]   (defaults 3 and 16384)
+rounds=${1:-3}
+bytes=${2:-16384}
+bin=${ACCELSCOPE:-/accelscope}
+
+# MB/s (10^6 B/s) from openssl speed's last line: "AES-128-CBC  123456.78k" in 1000s of B/s.
+ossl() {
+    openssl speed -elapsed -engine afalg -evp aes-128-cbc -bytes "$bytes" -seconds 1 2>/dev/null |
+        awk 'toupper($1) == "AES-128-CBC" && $NF ~ /k$/ { v = $NF } END { sub(/k$/, "", v); printf "%.1f\n", v / 1000 }'
+}
+
+# MB/s of the afalg-engine row, from the CSV column named mb_per_s (quoted fields kept whole).
+ours() {
+    "$bin" run -q --no-save -p kernel -i afalg-engine -a aes-128-cbc -s "$bytes" --time 1 \
+        --csv - | awk '
+        function fields(line, f,    n, i, c, q, v) {
+            n = 1; v = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                c = substr(line, i, 1)
+                if (q) { if (c == "\"" && substr(line, i + 1, 1) == "\"") { v = v c; i++ }
+                         else if (c == "\"") q = 0; else v = v c }
+                else if (c == "\"") q = 1
+                else if (c == ",") { f[n++] = v; v = "" }
+                else v = v c
+            }
+            f[n] = v
+            return n
+        }
+        NR == 1 { n = fields($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+        { fields($0, f); printf "%.1f %s\n", f[col["mb_per_s"]], f[col["fallback"]] == "" ? "kernel" : "fallback" }'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+o_all="" a_all=""
+r=1
+while [ "$r" -le "$rounds" ]; do
+    o=$(ossl)
+    set -- $(ours)
+    echo "speed round $r: openssl $o MB/s, accelscope $1 MB/s ($2)"
+    o_all="$o_all $o"
+    a_all="$a_all $1"
+    r=$((r + 1))
+done
+om=$(echo $o_all | tr ' ' '\n' | median)
+am=$(echo $a_all | tr ' ' '\n' | median)
+echo "speed medians: openssl $om MB/s, accelscope $am MB/s, ratio $(awk -v a="$am" -v o="$om" 'BEGIN { printf "%.3f", o > 0 ? a / o : 0 }')"
