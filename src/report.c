@@ -61,7 +61,7 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
                     bad = r;
             }
         }
-        if (cells[row + nsz - 1].d.speedup > 0 && !cells[row + nsz - 1].d.noisy) /* largest size */
+        if (!soft && cells[row + nsz - 1].d.speedup > 0 && !cells[row + nsz - 1].d.noisy)
             fprintf(out, "  x%.2f", cells[row + nsz - 1].d.speedup);
         if (soft)
             fprintf(out, "  fallback: %s", soft->fallback_why);
