@@ -266,14 +266,14 @@ static int verify(const struct algo *a, const struct impl *im, size_t len, int d
         return k;
     const struct impl *ref = registry_reference(im);
     if (!ref) {
-        if (k == 1) {
+        if (k == 0) {
             snprintf(refname, rn, "known answer");
             return 0;
         }
         snprintf(why, n, "no reference implementation or known answer to verify against");
         return -2;
     }
-    snprintf(refname, rn, "%s%s", ref->name, k == 1 ? "+known answer" : "");
+    snprintf(refname, rn, "%s%s", ref->name, k == 0 ? "+known answer" : "");
     return verify_pair(a, im, ref, len, decrypt, why, n);
 }
 
