@@ -155,39 +155,6 @@ static int fallback(const struct engine *e)
     return !e->job.paced || e->job.noisy_fallback;
 }
 
-static void on_sample(struct engine *e, struct worker *w, const char *s)
-{
-    struct stats_sample x;
-    w->pending = 0;
-    /* Once finished (failed, cancelled, stopped) a cell's result never changes: a line
-     * still in the pipe of a worker killed with the cell is read and dropped. */
-    if (e->finished || w->ns >= MAX_ROUNDS || parse_sample(s, &x, &e->off))
-        return;
-    if (w->ns == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 16;
-        w->s = realloc(w->s, (size_t)w->cap * sizeof *w->s);
-        if (!w->s)
-            abort();
-    }
-    w->s[w->ns++] = x;
-    e->r.status = RES_RUNNING;
-    aggregate(e, fallback(e));
-}
-
-static void on_calibrated(struct engine *e, struct worker *w)
-{
-    w->pending = 0;
-    w->calibrated = 1;
-    for (int i = 0; i < e->n; i++)
-        if (!e->w[i].calibrated)
-            return;
-    /* All calibrated: the timed windows start together, as on every later round. */
-    if (e->go_after_cal && !e->finished) {
-        e->go_after_cal = 0;
-        go_all(e);
-    }
-}
-
 /* `offload <claimed> <kfds> <id>` of each worker: one that fell back makes the cell's. */
 static void on_offload(struct engine *e, const char *s)
 {
@@ -209,6 +176,40 @@ static void judge_offload(struct engine *e)
     e->r.fallback = e->offload_lines && offload_judge(&e->off, e->engine_id, e->job.impl->alg,
                                                       e->r.fallback_why,
                                                       sizeof e->r.fallback_why);
+}
+
+static void on_sample(struct engine *e, struct worker *w, const char *s)
+{
+    struct stats_sample x;
+    w->pending = 0;
+    /* Once finished (failed, cancelled, stopped) a cell's result never changes: a line
+     * still in the pipe of a worker killed with the cell is read and dropped. */
+    if (e->finished || w->ns >= MAX_ROUNDS || parse_sample(s, &x, &e->off))
+        return;
+    if (w->ns == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->s = realloc(w->s, (size_t)w->cap * sizeof *w->s);
+        if (!w->s)
+            abort();
+    }
+    w->s[w->ns++] = x;
+    e->r.status = RES_RUNNING;
+    aggregate(e, fallback(e));
+    judge_offload(e); /* live: a fallback is never drawn as the kernel's, not even for a while */
+}
+
+static void on_calibrated(struct engine *e, struct worker *w)
+{
+    w->pending = 0;
+    w->calibrated = 1;
+    for (int i = 0; i < e->n; i++)
+        if (!e->w[i].calibrated)
+            return;
+    /* All calibrated: the timed windows start together, as on every later round. */
+    if (e->go_after_cal && !e->finished) {
+        e->go_after_cal = 0;
+        go_all(e);
+    }
 }
 
 static void on_line(struct engine *e, struct worker *w, char *s)

@@ -78,7 +78,7 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     const struct result *r = &c->r;
     /* An ENGINE row whose work stayed in libcrypto is drawn as the software it was: in the
      * colour of libcrypto's own code, never the kernel's (src/offload.h). */
-    int soft = r->status == RES_OK && r->fallback;
+    int soft = r->fallback && (r->status == RES_OK || r->status == RES_RUNNING);
     int pr = ui_attr(ui_path_role(soft ? PATH_HW : c->impl->path));
     if (selected)
         ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
