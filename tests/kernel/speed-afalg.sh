@@ -50,4 +50,7 @@ while [ "$r" -le "$rounds" ]; do
 done
 om=$(echo $o_all | tr ' ' '\n' | median)
 am=$(echo $a_all | tr ' ' '\n' | median)
+# The rounds' ratios without the lowest and the highest: how far one round can be trusted.
+inner=$(echo $ratios | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print (NR > 2 ? v[2] " " v[NR - 1] : v[1] " " v[NR]) }')
+echo "speed ratio range: $inner (rounds' ratios, lowest and highest left out)"
 echo "speed medians: openssl $om MB/s, accelscope $am MB/s, ratio $(echo $ratios | tr ' ' '\n' | median)"
