@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "compare.h"
 #include "csv.h"
 #include "../src/csvread.h"
 #include "engine.h"
@@ -166,6 +167,33 @@ static void test_csv(void)
     csvread_free(&set);
 }
 
+/* `compare` by path: a fallback row is no figure of the kernel path; by implementation it
+ * keeps its figure. */
+static void test_compare(void)
+{
+    static const char csv[] =
+        "algorithm,path,implementation,bytes,mb_per_s,status,fallback\n"
+        "sha256,kernel,afalg-engine,64,100,ok,afalg engine does not handle sha256: x\n"
+        "sha256,kernel,sha256-generic,64,50,ok,\n";
+    struct csvread_set set;
+    struct compare_table t;
+    char why[300];
+    memset(&set, 0, sizeof set);
+    FILE *f = fmemopen((void *)csv, sizeof csv - 1, "r");
+    CHECK(csvread_stream(f, "c", &set, why, sizeof why) == 0, "compare input read (%s)", why);
+    fclose(f);
+    CHECK(compare_build(&set, 1, 0, &t, why, sizeof why) == 0 && t.nrows == 1 &&
+              t.rows[0].fig[0].mb_per_s == 50,
+          "by path: the kernel's figure is 50, not the fallback's 100 (%g)",
+          t.nrows ? t.rows[0].fig[0].mb_per_s : -1);
+    compare_free(&t);
+    CHECK(compare_build(&set, 1, 1, &t, why, sizeof why) == 0 && t.nrows == 2 &&
+              t.rows[0].fig[0].mb_per_s + t.rows[1].fig[0].mb_per_s == 150,
+          "by implementation: both rows keep their figures (%zu rows)", t.nrows);
+    compare_free(&t);
+    csvread_free(&set);
+}
+
 /* Here the engines may not load: a row says why in one line. */
 static void test_rows_say_why(void)
 {
@@ -191,6 +219,7 @@ int main(void)
     test_kernel_fds();
     test_protocol();
     test_csv();
+    test_compare();
     test_rows_say_why();
     return check_done();
 }
