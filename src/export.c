@@ -303,7 +303,8 @@ static void json_cell(FILE *f, const struct cell *c)
                               { "reason", ok ? "" : r->reason },
                               { "verified_against", r->reference },
                               { "capabilities", r->capvec },
-                              { "cycle_clock", ok ? r->cycle_clock : "" } };
+                              { "cycle_clock", ok ? r->cycle_clock : "" },
+                              { "fallback", ok && r->fallback ? r->fallback_why : "" } };
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
         fprintf(f, ", \"%s\": ", text[i][0]);
         export_json_string(f, text[i][1]);
@@ -316,6 +317,7 @@ static void json_cell(FILE *f, const struct cell *c)
     json_num(f, "spread_pct", "%.2f", r->spread_pct, ok);
     json_num(f, "cycles_per_byte", "%.4f", r->cycles_per_byte, ok && r->cycles_per_byte > 0);
     json_num(f, "cpu_utilisation", "%.3f", r->cpu_util, ok);
+    json_num(f, "sys_pct", "%.1f", r->sys_pct, ok && r->sys_pct >= 0);
     json_num(f, "limit_mb_per_s", "%.1f", c->limit_mb_per_s, c->limit_mb_per_s > 0);
     json_num(f, "speedup_vs_slowest", "%.4f", c->d.speedup, c->d.speedup > 0);
     json_num(f, "speedup_ci_pct", "%.2f", c->d.speedup_ci_pct, c->d.speedup_ci_pct > 0);
@@ -373,9 +375,12 @@ static size_t svg_rows(const struct block *b)
 
 static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double top, int y)
 {
+    /* An ENGINE row that fell back is drawn as libcrypto's software it was (src/offload.h). */
+    int soft = c && c->r.status == RES_OK && c->r.fallback;
+    enum path drawn = soft ? PATH_HW : im->path;
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\">", BAR_X - 10, y + 14);
     svg_text(f, im->name, 40);
-    fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", path_label[im->path]);
+    fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", soft ? "software" : path_label[im->path]);
     if (!measured(c)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"s\">%s", BAR_X + 4, y + 14,
                 c ? result_status_short(c->r.status) : "not measured");
@@ -388,10 +393,12 @@ static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double
     }
     double w = top > 0 ? c->r.mb_per_s / top * BAR_W : 0;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", BAR_X,
-            y + 1, w < 1 ? 1 : w, path_colour[im->path]);
+            y + 1, w < 1 ? 1 : w, path_colour[drawn]);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s", BAR_X + (w < 1 ? 1 : w) + 6,
             y + 14, c->r.mb_per_s);
-    if (c->d.noisy)
+    if (soft)
+        fputs("  fell back to software", f);
+    else if (c->d.noisy)
         fputs("  ~noisy", f);
     else if (c->d.speedup > 0)
         fprintf(f, "  ×%.2f", c->d.speedup);

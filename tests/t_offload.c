@@ -15,6 +15,7 @@
 #include "csv.h"
 #include "../src/csvread.h"
 #include "engine.h"
+#include "export.h"
 #include "offload.h"
 #include "registry.h"
 #include "script.h"
@@ -127,6 +128,25 @@ static void test_protocol(void)
           r.fallback, r.sys_pct);
 }
 
+/* The other exports: JSON carries the reason, the SVG draws the row as software. */
+static void test_export(const struct cell *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f && export_write_stream(f, EXPORT_JSON, c, 1) == 0, "JSON written");
+    fclose(f);
+    CHECK(text && strstr(text, "\"fallback\": \"afalg engine does not handle sha256") &&
+              strstr(text, "\"sys_pct\": 1.5"), "JSON: fallback and sys_pct");
+    free(text);
+    f = open_memstream(&text, &len);
+    CHECK(f && export_write_stream(f, EXPORT_SVG, c, 1) == 0, "SVG written");
+    fclose(f);
+    CHECK(text && strstr(text, ">software</tspan>") && strstr(text, "fell back to software"),
+          "SVG: drawn as software, not kernel");
+    free(text);
+}
+
 /* The fallback through `run --csv` and back: a new column, optional in an old file. */
 static void test_csv(void)
 {
@@ -146,6 +166,7 @@ static void test_csv(void)
     FILE *f = open_memstream(&text, &len);
     CHECK(f && csv_write_stream(f, &c, 1) == 0, "CSV written");
     fclose(f);
+    test_export(&c);
     struct csvread_set set;
     memset(&set, 0, sizeof set);
     char why[300];
