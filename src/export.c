@@ -169,21 +169,24 @@ static void md_block(FILE *f, const struct block *b)
         if (!row_start(b, i))
             continue;
         const struct impl *im = b->c[i].impl;
-        fprintf(f, "| %s | ", path_label[im->path]);
+        int soft = b->c[i].r.status == RES_OK && b->c[i].r.fallback; /* src/offload.h */
+        fprintf(f, "| %s | ", soft ? "software" : path_label[im->path]);
         export_md_text(f, im->name);
         fputs(" |", f);
         for (size_t k = 0; k < b->nsz; k++)
             md_cell(f, cell_at(b, im, b->size[k]));
         fputc('\n', f);
-        notes |= b->c[i].r.status != RES_OK && b->c[i].r.reason[0];
+        notes |= (b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) || soft;
     }
     if (!notes)
         return;
     fputc('\n', f);
     for (size_t i = 0; i < b->n; i++)
-        if (row_start(b, i) && b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) {
+        if (row_start(b, i) && ((b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) ||
+                                (b->c[i].r.status == RES_OK && b->c[i].r.fallback))) {
             fprintf(f, "- %s %s: ", path_label[b->c[i].impl->path], b->c[i].impl->name);
-            export_md_text(f, b->c[i].r.reason);
+            const struct result *r = &b->c[i].r;
+            export_md_text(f, r->status == RES_OK ? r->fallback_why : r->reason);
             fputc('\n', f);
         }
 }

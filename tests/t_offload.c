@@ -140,6 +140,13 @@ static void test_export(const struct cell *c)
               strstr(text, "\"sys_pct\": 1.5"), "JSON: fallback and sys_pct");
     free(text);
     f = open_memstream(&text, &len);
+    CHECK(f && export_write_stream(f, EXPORT_MD, c, 1) == 0, "Markdown written");
+    fclose(f);
+    CHECK(text && strstr(text, "| software | afalg-engine |") &&
+              strstr(text, "- kernel afalg-engine: afalg engine does not handle sha256"),
+          "Markdown: a software row, and the reason under the table");
+    free(text);
+    f = open_memstream(&text, &len);
     CHECK(f && export_write_stream(f, EXPORT_SVG, c, 1) == 0, "SVG written");
     fclose(f);
     CHECK(text && strstr(text, ">software</tspan>") && strstr(text, "fell back to software"),
