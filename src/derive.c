@@ -26,11 +26,9 @@ static int compared(const struct cell *c)
     return verified(c) && !c->d.same_as;
 }
 
-/* a over b from their paired rounds: the median of a_k / b_k over the rounds both kept, with
- * its 95 % interval. The rounds of one column's cells are taken in turn (session_run.c), so
- * the pair k ran moments apart and the machine's drift cancels out of their ratio. Returns
- * the number of pairs, 0 when fewer than STATS_MIN_SAMPLES (then nothing is set). */
-static int paired(const struct result *a, const struct result *b, double *ratio, double *lo,
+/* The rounds of one column's cells are taken in turn (session_run.c), so the pair k ran
+ * moments apart and the machine's drift cancels out of their ratio. */
+int derive_paired(const struct result *a, const struct result *b, double *ratio, double *lo,
                   double *hi)
 {
     double v[RESULT_MAX_ROUNDS];
@@ -50,7 +48,7 @@ static int paired(const struct result *a, const struct result *b, double *ratio,
 static int tie(const struct result *a, const struct result *b)
 {
     double q, lo, hi;
-    if (paired(a, b, &q, &lo, &hi))
+    if (derive_paired(a, b, &q, &lo, &hi))
         return lo <= 1.0 && hi >= 1.0;
     if (a->ci_hi > 0 && b->ci_hi > 0)
         return stats_tie(a, b);
@@ -65,7 +63,7 @@ static void speedup(struct cell *c, const struct cell *slow)
         c->d.speedup = 1.0;
         return;
     }
-    if (paired(&c->r, &slow->r, &q, &lo, &hi)) {
+    if (derive_paired(&c->r, &slow->r, &q, &lo, &hi)) {
         c->d.speedup = q;
         c->d.speedup_ci_pct = q > 0 ? (hi - lo) / 2 / q * 100 : 0;
         c->d.noisy = c->d.speedup_ci_pct > STATS_NOISY_CI_PCT;

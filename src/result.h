@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #define RESULT_MAX_THREADS 256
-#define RESULT_MAX_ROUNDS 32 /* rounds kept per cell (the session takes at most 30) */
+#define RESULT_MAX_ROUNDS 48 /* rounds kept per cell (the session takes at most 48) */
 
 enum res_status {
     RES_PENDING,     /* not started */

@@ -65,5 +65,17 @@ int sched_cancel(struct session *s);
 int sched_pollfds(const struct session *s, struct pollfd *fds, int max);
 int sched_timeout_ms(const struct session *s);
 long sched_current(const struct session *s); /* the cell sampling or starting; -1 none */
+/* The stop rule, for member m of a group of n after its round (taken rounds so far): 1 when
+ * the group's budget (budget seconds per member, shared) or the round cap is spent; else 1 only
+ * once m's own median has settled (stats_enough) and so has m's paired ratio to the group's
+ * slowest member, the x N the column shows; the slowest itself goes on while any alive member
+ * still pairs with it unsettled. rs are the members' results so far. */
+/* A sample lasts --time / SCHED_SAMPLES: short samples make many pairs within the budget and
+ * pairs close in time (the VM's speed moves within a second); each round also costs the
+ * worker's warm-up (engine.c GO_LEAD_NS), so not shorter. */
+#define SCHED_SAMPLES 16
+#define SCHED_ROUND_CAP 48 /* rounds at most, disturbed ones too (a machine never settling) */
+int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n, size_t m,
+                    int taken, double budget);
 
 #endif

@@ -6,10 +6,13 @@
  * group is measured in rounds, one cell's sample after another (A B C A B C ...), so a drift
  * of the machine (a throttling clock, a background job) hits every bar of the group alike,
  * instead of whichever cell ran during it. After each of its rounds a cell is asked whether
- * it has enough (stats_enough: 5 undisturbed samples and a 95 % interval of its median within
- * +-2 %); it stops then, or when its time budget (--time, per cell) or SCHED_ROUND_CAP rounds
- * are spent, with its figure marked noisy if it never settled. Disturbed rounds (descheduled,
- * stolen from, clock moved: stats.h) are retaken, not averaged in. */
+ * it has enough: its own median known to +-2 % (stats_enough: 5 undisturbed samples at
+ * least) and its paired ratio to the column's slowest known as well, since that ratio is the
+ * xN the column shows (the slowest itself goes on while others still pair with it). It stops
+ * then, or when the column's budget (--time per cell, shared: what one cell did not need,
+ * another may use) or SCHED_ROUND_CAP rounds are spent, its figure marked noisy if it never
+ * settled. Disturbed rounds (descheduled, stolen from, clock moved: stats.h) are retaken, not
+ * averaged in. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +22,6 @@
 #include "session_priv.h"
 #include "stats.h"
 
-/* A sample lasts --time / SCHED_SAMPLES: room for retakes and for the interval to narrow
- * within the budget, and a cell that settles after 5 samples uses half of it. */
-#define SCHED_SAMPLES 10
-/* Rounds a cell may take at most, disturbed ones included (a machine that never settles). */
-#define SCHED_ROUND_CAP 30
 #define SCHED_GROUP_FDS 256
 
 static struct cell *cell_of(struct session *s, const struct member *m)
@@ -127,12 +125,53 @@ static void member_done(struct session *s, size_t g)
     session_tell(s, SESSION_CELL_DONE, m->cell);
 }
 
+/* What a member has so far: live from its engine, final once it is done. */
+static const struct result *member_result(struct session *s, const struct member *m)
+{
+    return m->e ? engine_result(m->e) : &cell_of(s, m)->r;
+}
+
+/* a's paired ratio to b is known to +-STATS_ENOUGH_CI_PCT. */
+static int pair_settled(const struct result *a, const struct result *b)
+{
+    double q, lo, hi;
+    return derive_paired(a, b, &q, &lo, &hi) && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100;
+}
+
+int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n, size_t m,
+                    int taken, double budget)
+{
+    double used = 0;
+    size_t ref = n; /* the slowest member with a figure: derive.c pairs the others with it */
+    for (size_t g = 0; g < n; g++) {
+        used += rs[g]->seconds;
+        if (rs[g]->nround > 0 && rs[g]->mb_per_s > 0 &&
+            (ref == n || rs[g]->mb_per_s < rs[ref]->mb_per_s))
+            ref = g;
+    }
+    if (taken >= SCHED_ROUND_CAP || used >= budget * (double)n)
+        return 1;
+    if (!stats_enough(rs[m]))
+        return 0;
+    if (ref != m && ref != n)
+        return pair_settled(rs[m], rs[ref]);
+    for (size_t g = 0; g < n; g++)
+        if (g != m && alive[g] && !pair_settled(rs[g], rs[m]))
+            return 0;
+    return 1;
+}
+
 /* After one of its rounds: does the cell stop here? */
 static void decide(struct session *s, struct member *m)
 {
-    const struct result *r = engine_result(m->e);
-    if (stats_enough(r) || r->seconds >= s->sel.seconds ||
-        engine_rounds_taken(m->e) >= SCHED_ROUND_CAP)
+    const struct result *rs[SCHED_GROUP_FDS];
+    int alive[SCHED_GROUP_FDS];
+    for (size_t g = 0; g < s->ngrp; g++) {
+        rs[g] = member_result(s, &s->grp[g]);
+        alive[g] = s->grp[g].e != NULL;
+    }
+    if (sched_stop_rule(rs, alive, s->ngrp, (size_t)(m - s->grp), engine_rounds_taken(m->e),
+                        s->sel.seconds))
         engine_stop(m->e);
 }
 

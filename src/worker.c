@@ -43,6 +43,7 @@
 
 #include "algo.h"
 #include "clock.h"
+#include "stats.h"
 #include "cycles.h"
 #include "kat.h"
 #include "offload.h"
@@ -590,9 +591,43 @@ static int take_sample(struct timed *tm, uint64_t start)
     return 0;
 }
 
+/* Before the first sample: the operation runs in slices until the core clock is steady, so
+ * that a governor ramping the clock up (a board's ondemand/schedutil) or a core waking from
+ * idle does not slow the first rounds. Steady: two clock probes in a row within half the
+ * disturbed rule's tolerance, and cpufreq's reading of this CPU (where exposed) unchanged;
+ * STEADY_MAX_NS at most, then the rounds' own clock rule takes over. */
+#define STEADY_SLICE_NS 2000000u
+#define STEADY_MAX_NS 100000000u
+
+static int steady(struct timed *tm)
+{
+    uint64_t t0 = now_ns(CLOCK_MONOTONIC), t = t0;
+    double prev = 0;
+    long khz_prev = clock_cpufreq_khz();
+    int calm = 0;
+    while (calm < 2 && t - t0 < STEADY_MAX_NS) {
+        uint64_t end = t + STEADY_SLICE_NS;
+        do {
+            if (tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len))
+                return -1;
+            t = now_ns(CLOCK_MONOTONIC);
+        } while (t < end);
+        double mhz = clock_probe_mhz();
+        long khz = clock_cpufreq_khz();
+        int same = mhz <= 0 || (prev > 0 && mhz > prev * (1 - STATS_CLOCK_TOL / 2) &&
+                                mhz < prev * (1 + STATS_CLOCK_TOL / 2));
+        calm = same && khz == khz_prev ? calm + 1 : 0;
+        prev = mhz;
+        khz_prev = khz;
+    }
+    return 0;
+}
+
 static int timed_calibrate(struct timed *tm)
 {
     int failed = 0;
+    if (!tm->batch && steady(tm))
+        return -1;
     if (!tm->batch)
         tm->batch = calibrate(tm->im, tm->t.ctx, tm->dst, tm->in, tm->len, tm->target, &failed);
     return failed ? -1 : 0;

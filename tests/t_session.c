@@ -14,7 +14,9 @@
 #include "feature.h"
 #include "registry.h"
 #include "session.h"
+#include "session_priv.h"
 #include "silicon.h"
+#include "stats.h"
 
 static struct cell mk(const char *alg, const char *name, size_t bytes, enum res_status st,
                       double mb, double lo, double hi)
@@ -275,6 +277,90 @@ static void test_failing_cells(void)
     session_free(s);
 }
 
+/* A result of n rounds at mb x (1 + jitter on odd rounds), its own interval ci_pct. */
+static struct result rounds_of(double mb, double jitter, int n, double ci_pct, double seconds)
+{
+    struct result r = { .status = RES_RUNNING, .mb_per_s = mb, .rounds = n, .nround = n,
+                        .ci_pct = ci_pct, .seconds = seconds };
+    for (int k = 0; k < n; k++)
+        r.round_mb[k] = (float)(mb * (k % 2 ? 1 + jitter : 1 - jitter));
+    return r;
+}
+
+/* The stop rule, each branch made to fire and not to fire with made-up rounds. */
+static void test_stop_rule(void)
+{
+    /* slow: the column's slowest; steady: 3x it, every pair alike; jumpy: 3x it, pairs
+     * +-10 % apart although its own figure has settled (its interval from more rounds) */
+    struct result slow = rounds_of(100, 0, 8, 1.0, 0.1), steady = rounds_of(300, 0, 8, 1.0, 0.1),
+                  jumpy = rounds_of(300, 0.1, 8, 1.0, 0.1);
+    const struct result *rs[3] = { &slow, &steady, &jumpy };
+    int alive[3] = { 1, 1, 1 };
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 8, 1.0) == 1, "settled pair and median: stops");
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 1.0) == 0,
+          "median settled, ratio to the slowest not: goes on");
+    CHECK(sched_stop_rule(rs, alive, 3, 0, 8, 1.0) == 0,
+          "the slowest goes on while a partner pairs with it unsettled");
+    alive[2] = 0;
+    CHECK(sched_stop_rule(rs, alive, 3, 0, 8, 1.0) == 1,
+          "the slowest stops once its partners have stopped or settled");
+    alive[2] = 1;
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.1) == 1, "the column's budget spent: stops");
+    CHECK(sched_stop_rule(rs, alive, 3, 2, SCHED_ROUND_CAP, 1.0) == 1, "the round cap: stops");
+    struct result unsure = rounds_of(300, 0, 8, 3.0, 0.1);
+    rs[1] = &unsure;
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 8, 1.0) == 0, "its own median unsettled: goes on");
+    struct result few = rounds_of(300, 0, 4, 1.0, 0.1);
+    rs[1] = &few;
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 4, 1.0) == 0, "under 5 rounds: goes on");
+    struct result alone = rounds_of(100, 0, 6, 1.0, 0.1);
+    rs[0] = &alone;
+    CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 1.0) == 1, "a column of one: its median decides");
+}
+
+/* A column's cells stop only once their x N is known: each one's paired ratio to the
+ * column's slowest within +-2 %, unless the column's budget or the round cap ran out (the
+ * rule of session_run.c; before it, the slowest stopped on its own interval and its partners'
+ * ratios were left with 5 pairs). */
+static void test_group_stop(void)
+{
+    const double budget = 0.15;
+    struct session *s = session_of("sha256", "1024", "portable,openssl-int,openssl-simd,openssl", "c,asm,hw", budget);
+    char why[512];
+    CHECK(session_run(s, why, sizeof why) == 0, "run: %s", why);
+    const struct cell *slow = NULL;
+    double used = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < session_ncells(s); i++) {
+        const struct cell *c = session_cell(s, i);
+        if (c->r.status != RES_OK)
+            continue;
+        n++;
+        used += c->r.seconds;
+        if (!slow || c->r.mb_per_s < slow->r.mb_per_s)
+            slow = c;
+    }
+    CHECK(n >= 2, "sha256 has at least portable and openssl rows (%zu)", n);
+    for (size_t i = 0; i < session_ncells(s) && slow; i++) {
+        const struct cell *c = session_cell(s, i);
+        if (c->r.status != RES_OK || c == slow)
+            continue;
+        double q = 0, lo = 0, hi = 0;
+        int pairs = derive_paired(&c->r, &slow->r, &q, &lo, &hi);
+        int settled = pairs && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100;
+        int spent = used >= budget * (double)n * 0.999 || c->r.nround >= RESULT_MAX_ROUNDS ||
+                    slow->r.nround >= RESULT_MAX_ROUNDS;
+        CHECK(settled || spent,
+              "%s stopped with its ratio to %s settled (%d pairs, %.3f [%.3f, %.3f]) or the "
+              "budget spent (%.3f of %.3f s)",
+              c->impl->name, slow->impl->name, pairs, q, lo, hi, used, budget * (double)n);
+        CHECK(slow->r.nround >= c->r.nround || spent,
+              "the slowest (%d rounds) went on while %s (%d rounds) paired with it",
+              slow->r.nround, c->impl->name, c->r.nround);
+    }
+    session_free(s);
+}
+
 /* Cancel keeps what was measured, marks the running cell, leaves the rest pending. */
 static void test_cancel(void)
 {
@@ -408,6 +494,8 @@ int main(void)
     test_long_lists();
     test_excludes_and_threads();
     test_failing_cells();
+    test_stop_rule();
+    test_group_stop();
     test_cancel();
     test_ceilings();
     test_resume();
