@@ -7,11 +7,9 @@
 #include "ossl_engine.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -19,10 +17,7 @@
 #include <openssl/objects.h>
 
 #include "all.h"
-
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
+#include "kcrypto.h"
 
 /* Where libcrypto looks for engine modules: $OPENSSL_ENGINES, else its built-in folder. */
 static const char *engines_dir(void)
@@ -60,7 +55,7 @@ static void first_error(char *buf, size_t n)
 /* Why `id` cannot be loaded, in words for what is known to go wrong, else libcrypto's. */
 static void load_failure(const char *id, char *why, size_t n)
 {
-    char err[160];
+    char err[160], sock[160];
     first_error(err, sizeof err);
     int dev = access("/dev/crypto", F_OK) == 0, mod = module_present(id);
     if (!strcmp(id, "devcrypto") && !mod)
@@ -70,17 +65,9 @@ static void load_failure(const char *id, char *why, size_t n)
         snprintf(why, n, "devcrypto engine present, but no /dev/crypto: load cryptodev-linux");
     else if (!mod)
         snprintf(why, n, "libcrypto has no %s engine (no %s/%s.so)", id, engines_dir(), id);
-    else if (!strcmp(id, "afalg")) {
-        int fd = socket(AF_ALG, SOCK_SEQPACKET, 0);
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        if (fd < 0)
-            snprintf(why, n, "afalg engine refuses to load: socket(AF_ALG): %s (kernel without "
-                     "CONFIG_CRYPTO_USER_API)", strerror(e));
-        else
-            snprintf(why, n, "afalg engine refuses to load: %s", err);
-    } else
+    else if (!strcmp(id, "afalg") && !kcrypto_afalg_status(sock, sizeof sock))
+        snprintf(why, n, "%s, so the afalg engine refuses to load", sock); /* its words */
+    else
         snprintf(why, n, "%s engine refuses to load: %s", id, err);
 }
 

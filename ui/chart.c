@@ -216,28 +216,43 @@ static size_t shared_reason(char *common, size_t len, const char *reason)
     return i >= 2 ? i - 2 : 0;
 }
 
+/* Up to this many reasons said on a folded path's line: the kernel path here has AF_ALG
+ * missing (the AF_ALG rows and the afalg engine) and the devcrypto engine missing. */
+#define FOLD_REASONS 3
+
 int chart_folded(enum path p, char *why, size_t n)
 {
     if (ui.show_unavail)
         return 0;
-    char common[sizeof ((struct result *)0)->reason];
-    size_t count = 0, len = 0;
+    char common[FOLD_REASONS][sizeof ((struct result *)0)->reason];
+    size_t count = 0, len[FOLD_REASONS], groups = 0;
     for (size_t i = 0; i < session_ncells(ui.s); i++) {
         const struct cell *c = session_cell(ui.s, i);
         if (c->impl->path != p)
             continue;
         if (c->r.status != RES_UNAVAILABLE)
             return 0;
-        if (!count++) {
-            snprintf(common, sizeof common, "%s", c->r.reason);
-            len = strlen(common);
-        } else if (!(len = shared_reason(common, len, c->r.reason))) {
+        count++;
+        size_t g = 0, l = 0;
+        while (g < groups && !(l = shared_reason(common[g], len[g], c->r.reason)))
+            g++;
+        if (g < groups) {
+            len[g] = l;
+        } else if (groups < FOLD_REASONS) {
+            snprintf(common[groups], sizeof common[groups], "%s", c->r.reason);
+            len[groups] = strlen(common[groups]);
+            groups++;
+        } else {
             return 0;
         }
     }
-    if (count < 2) /* one row says it as briefly as one line */
+    if (count < 2 || count == groups) /* one row says it as briefly as one line */
         return 0;
-    snprintf(why, n, "%.*s", (int)len, common);
+    size_t off = 0;
+    why[0] = 0;
+    for (size_t g = 0; g < groups && off < n; g++)
+        off += (size_t)snprintf(why + off, n - off, "%s%.*s", g ? "; " : "", (int)len[g],
+                                common[g]);
     return 1;
 }
 
