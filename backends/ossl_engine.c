@@ -17,6 +17,7 @@
 #include <openssl/objects.h>
 
 #include "all.h"
+#include "cpu.h"
 #include "kcrypto.h"
 
 /* Where libcrypto looks for engine modules: $OPENSSL_ENGINES, else its built-in folder. */
@@ -171,7 +172,9 @@ static void describe(FILE *out)
         snprintf(id, sizeof id, "%.*s", (int)(len - 3), de->d_name);
         afalg |= !strcmp(id, "afalg");
         devcrypto |= !strcmp(id, "devcrypto");
-        describe_one(out, id);
+        /* Debian ships padlock.so on every architecture; VIA PadLock is x86 only. */
+        if (strcmp(id, "padlock") || feature_host_arch() == ARCH_X86)
+            describe_one(out, id);
     }
     if (d)
         closedir(d);
