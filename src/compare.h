@@ -27,6 +27,9 @@ struct compare_fig {
     double mb_per_s;        /* best verified figure; 0 = none */
     double ratio;           /* mb_per_s over the first side's; 0 = either has none */
     const char *status;     /* "ok"; or the status of a row without figure; "" = not measured */
+    int noisy;              /* the figure never settled (its row's quality; in a file without
+                             * that column, a spread over 5 %): shown, never claimed from */
+    const char *same_code_as; /* a hardware figure that ran this row's code ("asm/openssl-simd") */
 };
 
 struct compare_row {
