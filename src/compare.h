@@ -61,6 +61,11 @@ enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_MARKDOWN, COMPARE_JSON 
 /* The table in a format; 0 or -1 on a write error. */
 int compare_write(FILE *f, const struct compare_table *t, enum compare_format fmt);
 
+/* The table as a self-contained SVG chart (compare_svg.c): per algorithm, one bar per path and
+ * side at bytes (0: each algorithm's largest size), coloured by path, xN over side A. 0 or -1
+ * on a write error. */
+int compare_write_svg(FILE *f, const struct compare_table *t, size_t bytes);
+
 /* "n/a", "WRONG", "CRASHED"...: a CSV status in a number's width; "-" when not measured. */
 const char *compare_status_short(const char *status);
 

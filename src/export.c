@@ -345,12 +345,12 @@ static void write_json(FILE *f, const struct cell *cells, size_t n)
 /* ---- SVG: the paths chart ---- */
 
 /* The TUI's path colours: no-asm red, asm yellow, hardware green, kernel cyan. */
-static const char *const path_colour[PATH_COUNT] = { "#d62728", "#e8b100", "#2ca02c",
+const char *const export_path_colour[PATH_COUNT] = { "#d62728", "#e8b100", "#2ca02c",
                                                      "#17becf" };
 
 enum { SVG_W = 960, BAR_X = 290, BAR_W = 480, ROW_H = 26, BLOCK_GAP = 44, TOP = 118 };
 
-static void svg_text(FILE *f, const char *s, size_t max)
+void export_svg_text(FILE *f, const char *s, size_t max)
 {
     for (size_t k = 0; *s && k < max; s++, k++) {
         switch (*s) {
@@ -374,21 +374,21 @@ static size_t svg_rows(const struct block *b)
 static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double top, int y)
 {
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\">", BAR_X - 10, y + 14);
-    svg_text(f, im->name, 40);
+    export_svg_text(f, im->name, 40);
     fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", path_label[im->path]);
     if (!measured(c)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"s\">%s", BAR_X + 4, y + 14,
                 c ? result_status_short(c->r.status) : "not measured");
         if (c && c->r.reason[0]) {
             fputs(": ", f);
-            svg_text(f, c->r.reason, 70);
+            export_svg_text(f, c->r.reason, 70);
         }
         fputs("</text>\n", f);
         return;
     }
     double w = top > 0 ? c->r.mb_per_s / top * BAR_W : 0;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", BAR_X,
-            y + 1, w < 1 ? 1 : w, path_colour[im->path]);
+            y + 1, w < 1 ? 1 : w, export_path_colour[im->path]);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s", BAR_X + (w < 1 ? 1 : w) + 6,
             y + 14, c->r.mb_per_s);
     if (c->d.noisy)
@@ -409,7 +409,7 @@ static int svg_block(FILE *f, const struct block *b, int y)
         if (b->c[i].bytes == big && measured(&b->c[i]) && b->c[i].r.mb_per_s > top)
             top = b->c[i].r.mb_per_s;
     fprintf(f, "<text x=\"20\" y=\"%d\" class=\"h\">", y);
-    svg_text(f, b->c->impl->alg, 40);
+    export_svg_text(f, b->c->impl->alg, 40);
     fprintf(f, "%s, %s</text>\n", *csv_direction(b->c) ? (b->c->decrypt ? " decrypt" : " encrypt")
             : "", report_size(big, sz, sizeof sz));
     int row = 0;
@@ -431,17 +431,17 @@ static void svg_head(FILE *f, int h)
             ".s{fill:#888;font-style:italic}.v{font-size:13px}</style>\n<rect width=\"100%%\" "
             "height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"20\" y=\"40\" class=\"t\">", SVG_W, h,
             SVG_W, h);
-    svg_text(f, m->cpu, 90);
+    export_svg_text(f, m->cpu, 90);
     fputs("</text>\n<text x=\"20\" y=\"66\">", f);
-    svg_text(f, m->host, 40);
+    export_svg_text(f, m->host, 40);
     fputs(" · kernel ", f);
-    svg_text(f, m->kernel, 40);
+    export_svg_text(f, m->kernel, 40);
     fputs(" · ", f);
-    svg_text(f, m->openssl, 40);
+    export_svg_text(f, m->openssl, 40);
     fprintf(f, " · %s · accelscope %s</text>\n", ts, ACCELSCOPE_VERSION);
     for (int p = 0; p < PATH_COUNT; p++)
         fprintf(f, "<rect x=\"%d\" y=\"80\" width=\"16\" height=\"16\" fill=\"%s\"/><text x=\"%d\" "
-                "y=\"93\">%s</text>\n", 20 + 150 * p, path_colour[p], 42 + 150 * p, path_label[p]);
+                "y=\"93\">%s</text>\n", 20 + 150 * p, export_path_colour[p], 42 + 150 * p, path_label[p]);
     fprintf(f, "<text x=\"%d\" y=\"93\" class=\"p\">MB/s = 10^6 bytes/s; ×N over the slowest</text>\n",
             20 + 150 * PATH_COUNT);
 }
