@@ -50,7 +50,7 @@ static void bar(FILE *f, const struct compare_table *t, size_t i, size_t k, doub
     int p = path_by_id(r->path);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\"><tspan class=\"p\">%s</tspan> %c ", LABEL_X,
             y + 14, p >= 0 ? path_label[p] : r->path, t->sides[k].letter);
-    export_svg_text(f, t->sides[k].host, 24);
+    export_svg_text(f, t->sides[k].label, 26);
     fputs("</text>\n", f);
     if (!(g->mb_per_s > 0)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"s\">%s</text>\n", BAR_X + 4, y + 14,
@@ -66,7 +66,8 @@ static void bar(FILE *f, const struct compare_table *t, size_t i, size_t k, doub
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s%s", BAR_X + w + 6, y + 14,
             g->mb_per_s, g->noisy ? "~" : "");
     if (k && g->ratio > 0)
-        fprintf(f, "  ×%.2f%s", g->ratio, g->noisy || r->fig[0].noisy ? "~" : "");
+        fprintf(f, g->ratio >= 10 ? "  ×%.1f%s" : g->ratio >= 0.1 ? "  ×%.2f%s" : "  ×%.3f%s",
+                g->ratio, g->noisy || r->fig[0].noisy ? "~" : "");
     if (*g->same_code_as)
         fprintf(f, "  (same code as %s)", g->same_code_as);
     fputs("</text>\n", f);
@@ -118,13 +119,17 @@ static void head(FILE *f, const struct compare_table *t, int h)
             "font-weight:bold}.h{font-size:17px;font-weight:bold}.l{text-anchor:end}.p{fill:#777;"
             "font-size:12px}.s{fill:#888;font-style:italic}.v{font-size:13px}</style>\n<rect "
             "width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"20\" y=\"36\" "
-            "class=\"t\">accelscope: %zu side%s compared</text>\n", W, h, W, h, t->nsides,
-            t->nsides == 1 ? "" : "s");
+            "class=\"t\">accelscope: ", W, h, W, h);
+    for (size_t k = 0; k < t->nsides && k < 3; k++) { /* "EPYC vs Westmere" */
+        fputs(k ? " vs " : "", f);
+        export_svg_text(f, *t->sides[k].cpu ? t->sides[k].cpu : t->sides[k].label, 26);
+    }
+    fputs(t->nsides > 3 ? " vs …</text>\n" : "</text>\n", f);
     int y = 60;
     for (size_t k = 0; k < t->nsides; k++, y += 22) {
         const struct compare_side *s = &t->sides[k];
         fprintf(f, "<text x=\"20\" y=\"%d\"><tspan font-weight=\"bold\">%c</tspan> ", y, s->letter);
-        const char *parts[] = { s->label, s->cpu, s->kernel, s->openssl, s->timestamp };
+        const char *parts[] = { s->host, s->cpu, s->kernel, s->openssl, s->timestamp };
         for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++) {
             fputs(j ? " · " : "", f);
             export_svg_text(f, *parts[j] ? parts[j] : "?", 70);
