@@ -189,6 +189,14 @@ void cmpv_draw(struct rect r);     int cmpv_key(int ch);
 int open_active(void);
 void open_begin(void);
 void open_draw(void);                  int open_key(int ch);
+/* demo_vs.c: demo --against, a saved board beside this one on stage. */
+int demo_vs_active(void);
+size_t demo_vs_algs(const char **out, size_t max); /* the saved file's algorithms known here */
+double demo_vs_hi(const char *alg, size_t bytes);
+void demo_vs_lane(int y, int x, int bw, int vw, double hi, const char *alg, enum path p,
+                  size_t bytes, int bg);
+void demo_vs_headline(int y, int w, const char *alg, size_t bytes, const struct cell *cells,
+                      size_t n, int running, int bg);
 /* run.c: whether a finished run is saved (store.h); on unless turned off. */
 extern int ui_save_runs;
 void run_save_toggle(void);
