@@ -92,14 +92,14 @@ void demo_vs_lane(int y, int x, int bw, int vw, double hi, const char *alg, enum
     const struct compare_fig *f = saved_fig(alg, path_id[p], bytes, &at);
     char rate[32], sz[40] = "", b[32];
     if (!f) {
-        ui_textf(y, x, bw + vw, bg | A_DIM, "%.40s: not measured there", cpu);
+        ui_textf(y, x, bw + vw, bg | A_DIM, "%.40s: no figure there", cpu);
         return;
     }
     ui_bar(y, x, bw, hi > 0 ? f->mb_per_s / hi : 0, ui_attr(ui_path_role(p)) | A_DIM);
     if (at != bytes)
         snprintf(sz, sizeof sz, " at %s", ui_size(at, b, sizeof b));
-    ui_textf(y, x + bw + 2, vw, bg, "%s%s %.24s%s%s", ui_rate(f->mb_per_s, rate, sizeof rate),
-             f->noisy ? "~" : "", cpu, sz, *f->same_code_as ? " (SIMD code)" : "");
+    ui_textf(y, x + bw + 2, vw, bg, "%s%s%s %.24s%s", ui_rate(f->mb_per_s, rate, sizeof rate),
+             f->noisy ? "~" : "", *f->same_code_as ? " SIMD code" : "", cpu, sz);
 }
 
 /* What a path's figure is called on stage: never "hardware" for SIMD code. */

@@ -67,14 +67,14 @@ static const char *shown_name(const char *path, char *b, size_t n)
 static void entry_draw(int y, int x, int w, int i)
 {
     const struct store_entry *e = &list[i];
-    char d[40], name[512];
+    char d[40], name[4200];
     int sel = i == cur;
     if (sel)
         ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
     int at = sel ? ui_attr(ROLE_CURSOR) : 0;
     if (!e->ok) {
-        ui_textf(y, x + 2, w - 2, at | ui_attr(ROLE_DIM), "%-16s %s: %s", when(e, d, sizeof d),
-                 shown_name(e->path, name, sizeof name), e->why);
+        ui_textf(y, x + 2, w - 2, at | ui_attr(ROLE_DIM), "%-16s %s", when(e, d, sizeof d),
+                 e->why); /* the reader's message names the file */
         return;
     }
     ui_textf(y, x + 2, w - 2, at, "%-16s %-14.14s %-36.36s %s%s", when(e, d, sizeof d), e->host,

@@ -105,17 +105,19 @@ static void save(void)
         if (s->r.status != RES_PENDING && s->r.status != RES_RUNNING)
             c[k++] = *s;
     }
-    char path[4200], why[600];
-    size_t len = strlen(ui.status);
-    char *tail = ui.status + len;
-    size_t room = sizeof ui.status - len;
+    char path[4200], why[600], said[8192];
+    /* Where it went first: at 80 columns the end of the line is cut. */
+    int err = ui.status_err;
     if (k && !ui_save_runs)
-        snprintf(tail, room, " %s saving is off (setup)", ui_glyph(G_DOT));
+        snprintf(said, sizeof said, "saving is off (setup) %s %s", ui_glyph(G_DOT), ui.status);
     else if (k && store_save(c, k, path, sizeof path, why, sizeof why)) {
-        snprintf(tail, room, " %s not saved: %s", ui_glyph(G_DOT), why);
-        ui.status_err = 1;
+        snprintf(said, sizeof said, "not saved: %s %s %s", why, ui_glyph(G_DOT), ui.status);
+        err = 1;
     } else if (k)
-        snprintf(tail, room, " %s saved to %s", ui_glyph(G_DOT), home_short(path));
+        snprintf(said, sizeof said, "saved to %s %s %s", home_short(path), ui_glyph(G_DOT),
+                 ui.status);
+    if (k)
+        ui_set_status(err, "%s", said);
     free(c);
 }
 
