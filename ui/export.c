@@ -140,7 +140,12 @@ static void submit(void)
         snprintf(err, sizeof err, "give a file name");
         return;
     }
-    int rc = export_check_dest(name.text, 0, why, sizeof why);
+    /* What can never be written first (a device, a trailing '/'), then the extension, and
+     * only then the question about a file in the way. */
+    enum export_format fmt;
+    int rc = csv_check_dest(name.text, 0, why, sizeof why);
+    if (rc >= 0 && export_format_of(name.text, &fmt, why, sizeof why))
+        rc = -1;
     if (rc < 0)
         snprintf(err, sizeof err, "%s", why);
     else if (rc > 0)

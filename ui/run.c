@@ -80,16 +80,20 @@ void run_save_toggle(void)
                   "run is not kept (it was saved in %s)", dir);
 }
 
-/* path with the home folder said as ~: the status line is one line. */
-static const char *home_short(const char *path)
+/* Where a run went, in what the status line has left after used columns: the whole path
+ * (the home folder as ~) where it fits, else the results folder said short (the o list and
+ * `accelscope --help` name it) and the file's name. */
+static const char *where(const char *path, size_t used)
 {
     static char b[4200];
-    const char *home = getenv("HOME");
+    const char *home = getenv("HOME"), *base = strrchr(path, '/');
     size_t hl = home ? strlen(home) : 0;
     if (hl > 1 && !strncmp(path, home, hl) && path[hl] == '/')
         snprintf(b, sizeof b, "~%s", path + hl);
     else
         snprintf(b, sizeof b, "%s", path);
+    if (base && used + strlen(b) > (size_t)(ui.cols > 2 ? ui.cols - 2 : 0))
+        snprintf(b, sizeof b, "%sresults%s", ui_glyph(G_ELLIPSIS), base);
     return b;
 }
 
@@ -106,16 +110,15 @@ static void save(void)
             c[k++] = *s;
     }
     char path[4200], why[600], said[8192];
-    /* Where it went first: at 80 columns the end of the line is cut. */
     int err = ui.status_err;
     if (k && !ui_save_runs)
-        snprintf(said, sizeof said, "saving is off (setup) %s %s", ui_glyph(G_DOT), ui.status);
+        snprintf(said, sizeof said, "%s %s saving is off (setup)", ui.status, ui_glyph(G_DOT));
     else if (k && store_save(c, k, path, sizeof path, why, sizeof why)) {
-        snprintf(said, sizeof said, "not saved: %s %s %s", why, ui_glyph(G_DOT), ui.status);
+        snprintf(said, sizeof said, "%s %s not saved: %s", ui.status, ui_glyph(G_DOT), why);
         err = 1;
     } else if (k)
-        snprintf(said, sizeof said, "saved to %s %s %s", home_short(path), ui_glyph(G_DOT),
-                 ui.status);
+        snprintf(said, sizeof said, "%s %s saved to %s", ui.status, ui_glyph(G_DOT),
+                 where(path, strlen(ui.status) + 14));
     if (k)
         ui_set_status(err, "%s", said);
     free(c);

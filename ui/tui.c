@@ -65,10 +65,14 @@ void footer_draw(int y)
         { "e", "export" }, { "o", "open" }, { "d", "demo" }, { "?", "help" }, { "q", "quit" },
     };
     ui_fill(y, 0, ui.cols, A_NORMAL);
-    int x = 1;
+    int x = 1, need = 3; /* "cancel" is longer than "run" */
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        need += (int)(strlen(keys[i][0]) + strlen(keys[i][1])) + 3;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *label = i == 0 && session_running(ui.s) ? "cancel" : keys[i][1];
         int kl = (int)strlen(keys[i][0]), ll = (int)strlen(label);
+        if (i == 3 && need > ui.cols)
+            continue; /* 80 columns: the tab bar shows the size and its arrows already */
         if (x + kl + ll + 2 > ui.cols)
             break;
         ui_text(y, x, kl, ui_attr(ROLE_KEY), keys[i][0]);
