@@ -1,6 +1,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,23 @@ double clock_probe_vector_rate(void)
     if (have < 0)
         have = have_vchain();
     return have ? probe(vchain, &iters) : 0;
+}
+
+long clock_cpufreq_khz(void)
+{
+    char path[96];
+    int cpu = sched_getcpu();
+    if (cpu < 0)
+        return -1;
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+    FILE *f = fopen(path, "r");
+    long khz = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &khz) != 1)
+            khz = -1;
+        fclose(f);
+    }
+    return khz;
 }
 
 int clock_pmu_status(char *why, size_t n)

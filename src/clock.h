@@ -28,6 +28,11 @@ double clock_probe_mhz(void);
  * slow down while scalar code does not. Only comparable with itself. */
 double clock_probe_vector_rate(void);
 
+/* cpufreq's idea of the clock of the CPU this thread runs on, kHz
+ * (/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq, Documentation/admin-guide/pm/
+ * cpufreq.rst); -1 where the kernel exposes no cpufreq (most VMs). */
+long clock_cpufreq_khz(void);
+
 /* 1 when perf_event_open gives hardware cycles here; else 0 and the errno reason. */
 int clock_pmu_status(char *why, size_t n);
 

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "csv.h"
+#include "spawn.h"
 #include "store.h"
 
 static const struct option longs[] = {
@@ -91,6 +92,7 @@ static int output(const struct compare_table *t, const struct compare_opts *o)
     }
     if (compare_write(stdout, t, o->fmt) || fflush(stdout)) {
         perror("accelscope compare: standard output");
+        spawn_stdout_reported();
         return 1;
     }
     return 0;

@@ -12,6 +12,7 @@
 
 #include "algo.h"
 #include "machine.h"
+#include "spawn.h"
 
 void csv_quote(const char *in, char *out, size_t n)
 {
@@ -216,6 +217,7 @@ int csv_write_atomic(const char *path, int force, int (*fill)(FILE *f, void *arg
     if (!strcmp(path, "-")) {
         if (fill(stdout, arg) || fflush(stdout)) {
             snprintf(why, wn, "writing to standard output: %s", strerror(errno));
+            spawn_stdout_reported();
             return -1;
         }
         return 0;

@@ -9,11 +9,6 @@
 #include "osslcap.h"
 #include "stats.h"
 
-static int same_column(const struct cell *a, const struct cell *b)
-{
-    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
-}
-
 static int verified(const struct cell *c)
 {
     return c->r.status == RES_OK && c->r.mb_per_s > 0;
@@ -26,15 +21,15 @@ static int compared(const struct cell *c)
     return verified(c) && !c->d.same_as;
 }
 
-/* a over b from their paired rounds: the median of a_k / b_k over the rounds both kept, with
- * its 95 % interval. The rounds of one column's cells are taken in turn (session_run.c), so
- * the pair k ran moments apart and the machine's drift cancels out of their ratio. Returns
- * the number of pairs, 0 when fewer than STATS_MIN_SAMPLES (then nothing is set). */
-static int paired(const struct result *a, const struct result *b, double *ratio, double *lo,
+/* The rounds of one column's cells are taken in turn (session_run.c), so the pair k ran
+ * moments apart and the machine's drift cancels out of their ratio. */
+int derive_paired(const struct result *a, const struct result *b, double *ratio, double *lo,
                   double *hi)
 {
     double v[RESULT_MAX_ROUNDS];
     int n = 0, m = a->nround < b->nround ? a->nround : b->nround;
+    if (a->group != b->group)
+        return 0;
     for (int k = 0; k < m && k < RESULT_MAX_ROUNDS; k++)
         if (a->round_mb[k] > 0 && b->round_mb[k] > 0)
             v[n++] = (double)a->round_mb[k] / (double)b->round_mb[k];
@@ -50,7 +45,7 @@ static int paired(const struct result *a, const struct result *b, double *ratio,
 static int tie(const struct result *a, const struct result *b)
 {
     double q, lo, hi;
-    if (paired(a, b, &q, &lo, &hi))
+    if (derive_paired(a, b, &q, &lo, &hi))
         return lo <= 1.0 && hi >= 1.0;
     if (a->ci_hi > 0 && b->ci_hi > 0)
         return stats_tie(a, b);
@@ -65,7 +60,7 @@ static void speedup(struct cell *c, const struct cell *slow)
         c->d.speedup = 1.0;
         return;
     }
-    if (paired(&c->r, &slow->r, &q, &lo, &hi)) {
+    if (derive_paired(&c->r, &slow->r, &q, &lo, &hi)) {
         c->d.speedup = q;
         c->d.speedup_ci_pct = q > 0 ? (hi - lo) / 2 / q * 100 : 0;
         c->d.noisy = c->d.speedup_ci_pct > STATS_NOISY_CI_PCT;
@@ -79,7 +74,7 @@ static void speedup(struct cell *c, const struct cell *slow)
 static const struct cell *simd_row(const struct cell *cells, size_t n, const struct cell *c)
 {
     for (size_t i = 0; i < n; i++)
-        if (same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
+        if (cell_same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
             !strcmp(cells[i].impl->name, "openssl-simd") && verified(&cells[i]))
             return &cells[i];
     return NULL;
@@ -115,7 +110,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
 {
     const struct cell *slow = NULL;
     for (size_t i = c0; i < n; i++)
-        if (same_column(&cells[i], &cells[c0])) {
+        if (cell_same_column(&cells[i], &cells[c0])) {
             struct cell *c = &cells[i];
             c->d = (struct cell_derived){ 0 };
             same_code(cells, n, c);
@@ -127,7 +122,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
     struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {
         struct cell *c = &cells[i];
-        if (!same_column(c, &cells[c0]))
+        if (!cell_same_column(c, &cells[c0]))
             continue;
         c->d.slowest = slow->r.mb_per_s;
         if (!compared(c))
@@ -139,17 +134,17 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
     /* A row whose comparison is noisy yet reads faster than the best quiet one: nobody can be
      * called the fastest of this column. */
     for (size_t i = c0; i < n && best; i++)
-        if (same_column(&cells[i], &cells[c0]) && compared(&cells[i]) && cells[i].d.noisy &&
+        if (cell_same_column(&cells[i], &cells[c0]) && compared(&cells[i]) && cells[i].d.noisy &&
             cells[i].d.speedup >= best->d.speedup)
             best = NULL;
     int ties = 0;
     for (size_t i = c0; i < n && best; i++) {
         struct cell *c = &cells[i];
-        if (same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
+        if (cell_same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
             ties += c->d.best = c == best || tie(&c->r, &best->r);
     }
     for (size_t i = c0; i < n && ties > 1; i++)
-        if (same_column(&cells[i], &cells[c0]) && cells[i].d.best)
+        if (cell_same_column(&cells[i], &cells[c0]) && cells[i].d.best)
             cells[i].d.tie = 1;
 }
 
@@ -158,7 +153,7 @@ void derive_cells(struct cell *cells, size_t n)
     for (size_t i = 0; i < n; i++) {
         int first = 1; /* the first cell of its column derives the column */
         for (size_t j = 0; j < i && first; j++)
-            first = !same_column(&cells[j], &cells[i]);
+            first = !cell_same_column(&cells[j], &cells[i]);
         if (first)
             derive_column(cells, n, i);
     }

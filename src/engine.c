@@ -302,6 +302,7 @@ struct engine *engine_start(const struct engine_job *job)
     if (e->job.seconds <= 0)
         e->job.seconds = ENGINE_DEFAULT_SECONDS;
     e->r.threads = e->job.threads;
+    e->r.group = e->job.group;
     e->r.samples_wanted = e->job.samples;
     snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "none");
     e->last_news = mono();

@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "machine.h"
 #include "report.h"
+#include "scaling.h"
 
 static const struct {
     const char *ext;
@@ -101,19 +102,20 @@ static size_t block_at(const struct cell *cells, size_t n, struct block *b)
     return j;
 }
 
-/* 1 when cell i is the first of its implementation in the block: a row. */
+/* 1 when cell i is the first of its implementation and thread count in the block: a row. */
 static int row_start(const struct block *b, size_t i)
 {
     for (size_t k = 0; k < i; k++)
-        if (b->c[k].impl == b->c[i].impl)
+        if (b->c[k].impl == b->c[i].impl && b->c[k].threads == b->c[i].threads)
             return 0;
     return 1;
 }
 
-static const struct cell *cell_at(const struct block *b, const struct impl *im, size_t bytes)
+/* The cell of row's implementation and thread count at bytes. */
+static const struct cell *cell_at(const struct block *b, const struct cell *row, size_t bytes)
 {
     for (size_t k = 0; k < b->n; k++)
-        if (b->c[k].impl == im && b->c[k].bytes == bytes)
+        if (b->c[k].impl == row->impl && b->c[k].threads == row->threads && b->c[k].bytes == bytes)
             return &b->c[k];
     return NULL;
 }
@@ -171,9 +173,11 @@ static void md_block(FILE *f, const struct block *b)
         const struct impl *im = b->c[i].impl;
         fprintf(f, "| %s | ", path_label[im->path]);
         export_md_text(f, im->name);
+        if (b->c[i].threads > 1)
+            fprintf(f, ", %d threads", b->c[i].threads);
         fputs(" |", f);
         for (size_t k = 0; k < b->nsz; k++)
-            md_cell(f, cell_at(b, im, b->size[k]));
+            md_cell(f, cell_at(b, &b->c[i], b->size[k]));
         fputc('\n', f);
         notes |= b->c[i].r.status != RES_OK && b->c[i].r.reason[0];
     }
@@ -202,9 +206,12 @@ static void write_md(FILE *f, const struct cell *cells, size_t n)
     fputs(" · ", f);
     export_md_text(f, m->openssl);
     int th = threads(cells, n);
-    fprintf(f, " · accelscope %s · %s\n\nMB/s = 10^6 bytes per second (%d thread%s). ×N: over "
-            "the slowest verified implementation at the same size. A cell that failed shows its "
-            "status, never a figure.\n", ACCELSCOPE_VERSION, ts, th, th > 1 ? "s, summed" : "");
+    char thr[64];
+    snprintf(thr, sizeof thr, scaling_multi(cells, n) ? "threads as each row says, summed"
+                              : th > 1 ? "%d threads, summed" : "%d thread", th);
+    fprintf(f, " · accelscope %s · %s\n\nMB/s = 10^6 bytes per second (%s). ×N: over the "
+            "slowest verified implementation at the same size and thread count. A cell that "
+            "failed shows its status, never a figure.\n", ACCELSCOPE_VERSION, ts, thr);
     struct block b;
     for (size_t i = 0; i < n;) {
         i += block_at(cells + i, n - i, &b);
@@ -375,6 +382,8 @@ static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double
 {
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\">", BAR_X - 10, y + 14);
     export_svg_text(f, im->name, 40);
+    if (c && c->threads > 1)
+        fprintf(f, ", %d threads", c->threads);
     fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", path_label[im->path]);
     if (!measured(c)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"s\">%s", BAR_X + 4, y + 14,
@@ -415,7 +424,7 @@ static int svg_block(FILE *f, const struct block *b, int y)
     int row = 0;
     for (size_t i = 0; i < b->n; i++)
         if (row_start(b, i))
-            svg_bar(f, cell_at(b, b->c[i].impl, big), b->c[i].impl, top, y + 10 + ROW_H * row++);
+            svg_bar(f, cell_at(b, &b->c[i], big), b->c[i].impl, top, y + 10 + ROW_H * row++);
     return 10 + ROW_H * row + BLOCK_GAP - 20;
 }
 

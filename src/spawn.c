@@ -94,6 +94,13 @@ static void std_fds(void)
     }
 }
 
+static int stdout_reported; /* a writer said why standard output failed */
+
+void spawn_stdout_reported(void)
+{
+    stdout_reported = 1;
+}
+
 static void check_stdout(void)
 {
     /* fclose also reports an error of an earlier, already flushed write (ferror). */
@@ -102,6 +109,8 @@ static void check_stdout(void)
     int failed = fclose(stdout) != 0;
     if (!failed && !earlier)
         return;
+    if (stdout_reported)
+        _exit(1);
     fprintf(stderr, "accelscope: write error on standard output: %s\n",
             failed && errno ? strerror(errno) : "an earlier write failed");
     _exit(1);

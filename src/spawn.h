@@ -23,5 +23,8 @@ pid_t spawn_piped_in(const char *path, char *const argv[], char *const envp[], i
  * exit check of standard output: output that cannot be written (a full disk, /dev/full)
  * turns the exit status into 1 with "accelscope: write error on standard output: <why>". */
 void spawn_stdio_init(void);
+/* A writer has told the user why standard output failed: the exit check stays silent (the
+ * status is still 1), so one failure gives one message. */
+void spawn_stdout_reported(void);
 
 #endif

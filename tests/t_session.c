@@ -14,7 +14,9 @@
 #include "feature.h"
 #include "registry.h"
 #include "session.h"
+#include "session_priv.h"
 #include "silicon.h"
+#include "stats.h"
 
 static struct cell mk(const char *alg, const char *name, size_t bytes, enum res_status st,
                       double mb, double lo, double hi)
@@ -87,6 +89,10 @@ static void test_derive_paired(void)
           "paired: x%.2f +-%.1f%% from noisy figures", c[1].d.speedup, c[1].d.speedup_ci_pct);
     CHECK(c[1].d.best && c[2].d.best && c[1].d.tie && c[2].d.tie,
           "paired ratios 0.98..1.02 hold 1: a tie");
+    double q, lo, hi;
+    c[1].r.group = 7; /* measured in another group (a column split at -t N): never paired */
+    CHECK(derive_paired(&c[1].r, &c[0].r, &q, &lo, &hi) == 0, "rounds of two groups never pair");
+    c[1].r.group = 0;
     c[2].r.nround = 3; /* too few pairs: the figures alone, both noisy */
     derive_cells(c, 3);
     CHECK(c[2].d.noisy && !c[2].d.best, "unpaired over a noisy reference: noisy, no claim");
@@ -112,7 +118,8 @@ static int same_plan(const struct session *a, const struct session *b)
         return 0;
     for (size_t i = 0; i < session_ncells(a); i++) {
         const struct cell *x = session_cell(a, i), *y = session_cell(b, i);
-        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt)
+        if (x->impl != y->impl || x->bytes != y->bytes || x->decrypt != y->decrypt ||
+            x->threads != y->threads)
             return 0;
     }
     return 1;
@@ -190,7 +197,8 @@ static void round_trip(const char *label, void (*edit)(struct selection *))
     CHECK(rc == 0, "%s: '%s' parses (rc %d)", label, line, rc);
     CHECK(same_plan(s, t) && session_ncells(s) > 0, "%s: '%s' gives the same %zu cells", label,
           line, session_ncells(s));
-    CHECK(x->threads == y->threads && x->seconds == y->seconds && x->decrypt == y->decrypt &&
+    CHECK(x->nthreads == y->nthreads && !memcmp(x->threads, y->threads, sizeof x->threads[0] * (size_t)x->nthreads) &&
+              x->seconds == y->seconds && x->decrypt == y->decrypt &&
               x->nexcl == y->nexcl && x->nimpls == y->nimpls,
           "%s: threads, time, direction, includes, excludes survive '%s'", label, line);
     free(line);
@@ -207,7 +215,9 @@ static void edit_all(struct selection *s)
     select_sizes(s, "16k,64,1M", why, sizeof why);
     select_paths(s, "c,hw", why, sizeof why);
     select_excludes(s, "direct", why, sizeof why);
-    s->threads = 1;
+    char list[32];
+    snprintf(list, sizeof list, "1,%d", session_max_threads(NULL)); /* 1 alone on one CPU */
+    select_threads(s, list, session_max_threads(NULL), why, sizeof why);
     s->seconds = 0.123456789;
     s->decrypt = 1;
 }
@@ -271,6 +281,121 @@ static void test_failing_cells(void)
             CHECK(x->r.status == RES_CRASHED && x->d.speedup == 0, "crash: crashed, no figure");
         if (!strcmp(x->impl->name, "fault-wrong"))
             CHECK(x->r.status == RES_WRONG && !x->d.best, "wrong: wrong output, never best");
+    }
+    session_free(s);
+}
+
+/* A result of n rounds at mb x (1 + jitter on odd rounds), its own interval ci_pct. */
+static struct result rounds_of(double mb, double jitter, int n, double ci_pct, double seconds)
+{
+    struct result r = { .status = RES_RUNNING, .mb_per_s = mb, .rounds = n, .nround = n,
+                        .ci_pct = ci_pct, .seconds = seconds };
+    for (int k = 0; k < n; k++)
+        r.round_mb[k] = (float)(mb * (k % 2 ? 1 + jitter : 1 - jitter));
+    return r;
+}
+
+/* The stop rule, each branch made to fire and not to fire with made-up rounds. Seconds and
+ * budgets are exact in binary, so "spent" is never a rounding question. */
+static void test_stop_rule(void)
+{
+    /* slow: the column's slowest; steady: 3x it, every pair alike; jumpy: 3x it, pairs
+     * +-10 % apart although its own figure has settled (its interval from more rounds) */
+    struct result slow = rounds_of(100, 0, 8, 1.0, 0.125),
+                  steady = rounds_of(300, 0, 8, 1.0, 0.125),
+                  jumpy = rounds_of(300, 0.1, 8, 1.0, 0.125);
+    const struct result *rs[4] = { &slow, &steady, &jumpy };
+    int alive[4] = { 1, 1, 1, 1 };
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 8, 1.0) == 1, "settled pair and median: stops");
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 1.0) == 0,
+          "median settled, ratio to the slowest not: goes on");
+    CHECK(sched_stop_rule(rs, alive, 3, 0, 8, 1.0) == 0,
+          "the slowest goes on while a partner pairs with it unsettled");
+    alive[2] = 0;
+    CHECK(sched_stop_rule(rs, alive, 3, 0, 8, 1.0) == 1,
+          "the slowest stops once its partners have stopped or settled");
+    alive[2] = 1;
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.125) == 1, "the column's budget spent: stops");
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.126) == 0, "just under the budget: goes on");
+    CHECK(sched_stop_rule(rs, alive, 3, 2, SCHED_ROUND_CAP, 1.0) == 1, "the round cap: stops");
+
+    /* The slowest need not come first. */
+    const struct result *back[3] = { &steady, &jumpy, &slow };
+    CHECK(sched_stop_rule(back, alive, 3, 1, 8, 1.0) == 0 &&
+              sched_stop_rule(back, alive, 3, 0, 8, 1.0) == 1,
+          "the slowest found wherever it is in the group");
+
+    /* A crashed member keeps its rounds but is no reference: steady pairs with slow. */
+    struct result dead = rounds_of(50, 0.1, 6, 1.0, 0.125);
+    dead.status = RES_CRASHED;
+    rs[2] = &dead;
+    alive[2] = 0;
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 8, 1.0) == 1,
+          "a crashed member, slower still, is not the reference");
+
+    /* One that never timed (failed verification) has no share of the budget: 3 x 0.125 s
+     * timed among the two that did spends their 2 x 0.1875. */
+    struct result failed = { .status = RES_WRONG };
+    struct result a = rounds_of(100, 0.1, 8, 1.0, 0.1875), b = rounds_of(300, -0.1, 8, 1.0, 0.1875);
+    const struct result *withfail[3] = { &a, &b, &failed };
+    int live2[3] = { 1, 1, 0 };
+    CHECK(sched_stop_rule(withfail, live2, 3, 1, 8, 0.1875) == 1,
+          "a member that never timed does not enlarge the budget");
+
+    /* Near-tie for slowest: a member's ratio must have settled against both candidates. */
+    struct result twin = rounds_of(101, 0.1, 8, 1.0, 0.125);
+    rs[2] = &twin;
+    alive[2] = 1;
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 8, 1.0) == 0,
+          "ratio settled to one possible slowest, not to its near-twin: goes on");
+
+    struct result unsure = rounds_of(300, 0, 8, 3.0, 0.125);
+    rs[1] = &unsure;
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 8, 1.0) == 0, "its own median unsettled: goes on");
+    struct result few = rounds_of(300, 0, 4, 1.0, 0.125);
+    rs[1] = &few;
+    CHECK(sched_stop_rule(rs, alive, 3, 1, 4, 1.0) == 0, "under 5 rounds: goes on");
+    struct result alone = rounds_of(100, 0, 6, 1.0, 0.125);
+    rs[0] = &alone;
+    CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 1.0) == 1, "a column of one: its median decides");
+}
+
+/* A column's cells stop only once their x N is known: each one's paired ratio to the
+ * column's slowest within +-2 %, unless the column's budget or the round cap ran out (the
+ * rule of session_run.c; before it, the slowest stopped on its own interval and its partners'
+ * ratios were left with 5 pairs). */
+static void test_group_stop(void)
+{
+    const double budget = 0.15;
+    struct session *s = session_of("sha256", "1024", "portable,openssl-int,openssl-simd,openssl", "c,asm,hw", budget);
+    char why[512];
+    CHECK(session_run(s, why, sizeof why) == 0, "run: %s", why);
+    const struct cell *slow = NULL;
+    double used = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < session_ncells(s); i++) {
+        const struct cell *c = session_cell(s, i);
+        if (c->r.status != RES_OK)
+            continue;
+        n++;
+        used += c->r.seconds;
+        if (!slow || c->r.mb_per_s < slow->r.mb_per_s)
+            slow = c;
+    }
+    CHECK(n >= 2, "sha256 has at least portable and openssl rows (%zu)", n);
+    for (size_t i = 0; i < session_ncells(s) && slow; i++) {
+        const struct cell *c = session_cell(s, i);
+        if (c->r.status != RES_OK || c == slow)
+            continue;
+        double q = 0, lo = 0, hi = 0;
+        int pairs = derive_paired(&c->r, &slow->r, &q, &lo, &hi);
+        int settled = pairs && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100;
+        int spent = used >= budget * (double)n * 0.999 || c->r.nround >= RESULT_MAX_ROUNDS ||
+                    slow->r.nround >= RESULT_MAX_ROUNDS;
+        CHECK(settled || spent,
+              "%s stopped with its ratio to %s settled (%d pairs, %.3f [%.3f, %.3f]) or the "
+              "budget spent (%.3f of %.3f s)",
+              c->impl->name, slow->impl->name, pairs, q, lo, hi, used, budget * (double)n);
     }
     session_free(s);
 }
@@ -408,6 +533,8 @@ int main(void)
     test_long_lists();
     test_excludes_and_threads();
     test_failing_cells();
+    test_stop_rule();
+    test_group_stop();
     test_cancel();
     test_ceilings();
     test_resume();

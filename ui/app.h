@@ -26,7 +26,7 @@ enum ui_role {
 enum ui_glyph { G_YES, G_NO, G_PART, G_CURSOR, G_TIMES, G_PM, G_DOT, G_ELLIPSIS, G_MARK,
                 G_LEFT, G_RIGHT, G_ARROW, G_COUNT };
 
-enum ui_view { V_PATHS, V_SIZES, V_MATRIX, V_MACHINE, V_SETUP, V_COUNT };
+enum ui_view { V_PATHS, V_SIZES, V_MATRIX, V_MACHINE, V_SETUP, V_SCALING, V_COUNT };
 
 struct rect { int y, x, h, w; };
 
@@ -123,6 +123,7 @@ void machine_view_end(void);
 int machine_view_wait(void);          /* blocks until the info child is done; for bench.c */
 void setup_view_draw(struct rect r);   int setup_view_key(int ch);   /* view_setup.c */
 int setup_view_editing(void);
+void scaling_view_draw(struct rect r); int scaling_view_key(int ch); /* view_scaling.c */
 int panel_impls_init(void);            /* panel_impls.c: builds the items, returns how many */
 void panel_impls_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase);
 void panel_impls_toggle(struct selection *sel, int k); /* space, Enter or a click on item k */

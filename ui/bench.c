@@ -118,7 +118,8 @@ int bench_maybe(void)
         for (int k = 0; k < n; k++)
             ui_draw(); /* composing only: what the terminal's output costs is the rest */
         off += snprintf(out + off, sizeof out - (size_t)off, "redraw_ms %s %dx%d %.3f compose %.3f\n",
-                        (const char *[]){ "paths", "sizes", "matrix", "machine", "setup" }[view],
+                        (const char *[V_COUNT]){ "paths", "sizes", "matrix", "machine", "setup",
+                                                  "scaling" }[view],
                         ui.cols, ui.rows, full, (ui_now() - t0) * 1e3 / n);
     }
     /* What a user waits for: a view switch repaints most of the screen, no forced clear. */

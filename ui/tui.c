@@ -17,7 +17,8 @@
 
 struct app ui;
 
-static const char *const view_names[V_COUNT] = { "Paths", "Sizes", "Matrix", "Machine", "Setup" };
+static const char *const view_names[V_COUNT] = { "Paths", "Sizes", "Matrix", "Machine", "Setup",
+                                                    "Scaling" };
 
 static void tab_hit(int arg, int y, int x)
 {
@@ -47,7 +48,7 @@ static void draw_tabs(int y)
     char sz[32], right[96] = "";
     if (cmpv_showing())
         right[0] = 0;
-    else if (ui.view == V_PATHS || ui.view == V_MATRIX)
+    else if (ui.view == V_PATHS || ui.view == V_MATRIX || ui.view == V_SCALING)
         snprintf(right, sizeof right, "size %s %s %s", ui_glyph(G_LEFT),
                  app_sel()->nsizes ? ui_size(app_cur_size(), sz, sizeof sz) : "-", ui_glyph(G_RIGHT));
     else if (ui.view == V_SIZES)
@@ -61,7 +62,7 @@ static void draw_tabs(int y)
 void footer_draw(int y)
 {
     static const char *const keys[][2] = {
-        { "r", "run" }, { "1-5", "views" }, { "s", "setup" }, { "<>", "size" }, { "l", "log" },
+        { "r", "run" }, { "1-6", "views" }, { "s", "setup" }, { "<>", "size" }, { "l", "log" },
         { "e", "export" }, { "o", "open" }, { "d", "demo" }, { "?", "help" }, { "q", "quit" },
     };
     ui_fill(y, 0, ui.cols, A_NORMAL);
@@ -134,6 +135,7 @@ void ui_draw(void)
     case V_MATRIX: matrix_view_draw(r); break;
     case V_MACHINE: machine_view_draw(r); break;
     case V_SETUP: setup_view_draw(r); break;
+    case V_SCALING: scaling_view_draw(r); break;
     }
     draw_status(ui.rows - 2);
     footer_draw(ui.rows - 1);
@@ -153,6 +155,7 @@ static int view_key(int ch)
     case V_MATRIX: return matrix_view_key(ch);
     case V_MACHINE: return machine_view_key(ch);
     case V_SETUP: return setup_view_key(ch);
+    case V_SCALING: return scaling_view_key(ch);
     }
     return 0;
 }
@@ -224,7 +227,7 @@ static void key(int ch)
                                                : "a reason shared by a whole path is said once "
                                                  "(u shows the rows)");
         return;
-    case '1': case '2': case '3': case '4': case '5': ui.view = ch - '1'; return;
+    case '1': case '2': case '3': case '4': case '5': case '6': ui.view = ch - '1'; return;
     case '\t': ui.view = (ui.view + 1) % V_COUNT; return;
     case KEY_BTAB: ui.view = (ui.view + V_COUNT - 1) % V_COUNT; return;
     case 's': ui.view = V_SETUP; return;

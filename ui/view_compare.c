@@ -383,7 +383,7 @@ static void step_size(int d)
         }
 }
 
-/* 1 when used. A view key (1-5, Tab) leaves the compare view and is left to the caller. */
+/* 1 when used. A view key (1-6, Tab) leaves the compare view and is left to the caller. */
 int cmpv_key(int ch)
 {
     int page = ui.rows > 12 ? ui.rows - 12 : 1;
@@ -398,7 +398,7 @@ int cmpv_key(int ch)
     case '<': case ',': case KEY_LEFT: step_size(-1); return 1;
     case '>': case '.': case KEY_RIGHT: step_size(1); return 1;
     case 'x': case 'X': drop_last(); return 1;
-    case '1': case '2': case '3': case '4': case '5': case '\t': case KEY_BTAB: case 's':
+    case '1': case '2': case '3': case '4': case '5': case '6': case '\t': case KEY_BTAB: case 's':
         showing = 0;
         return 0;
     }
