@@ -64,6 +64,13 @@ static const char *shown_name(const char *path, char *b, size_t n)
     return b;
 }
 
+/* The CPU column: up to 36 columns, and the file's name keeps 26 at 80 columns. */
+static int cpu_w(void)
+{
+    int w = ui.cols - 4 - 17 - 15 - 27;
+    return w > 36 ? 36 : w < 12 ? 12 : w;
+}
+
 static void entry_draw(int y, int x, int w, int i)
 {
     const struct store_entry *e = &list[i];
@@ -77,8 +84,8 @@ static void entry_draw(int y, int x, int w, int i)
                  e->why); /* the reader's message names the file */
         return;
     }
-    ui_textf(y, x + 2, w - 2, at, "%-16s %-14.14s %-36.36s %s%s", when(e, d, sizeof d), e->host,
-             e->cpu, shown_name(e->path, name, sizeof name), is_open(e->path) ? "  (open)" : "");
+    ui_textf(y, x + 2, w - 2, at, "%-16s %-14.14s %-*.*s %s%s", when(e, d, sizeof d), e->host,
+             cpu_w(), cpu_w(), e->cpu, shown_name(e->path, name, sizeof name), is_open(e->path) ? "  (open)" : "");
 }
 
 void open_draw(void)
@@ -100,8 +107,8 @@ void open_draw(void)
                 "there (unless saving is off), and `accelscope run` saves one too");
         return;
     }
-    ui_textf(y0 + 2, x0 + 3, w - 4, A_BOLD | A_UNDERLINE, "%-16s %-14s %-36s %s", "date (UTC)",
-             "host", "CPU", "file");
+    ui_textf(y0 + 2, x0 + 3, w - 4, A_BOLD | A_UNDERLINE, "%-16s %-14s %-*s %s", "date (UTC)",
+             "host", cpu_w(), "CPU", "file");
     if (cur < top)
         top = cur;
     if (cur >= top + rows)
