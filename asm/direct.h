@@ -59,9 +59,20 @@ struct direct_ghash_key {
     uint8_t hkar[8][16] __attribute__((aligned(16))); /* both halves: hi ^ lo of hpow[i] */
     uint8_t hrev[16][16] __attribute__((aligned(16))); /* hrev[i] = H^(16-i): ymm pairs */
     uint8_t hkrev[16][16] __attribute__((aligned(16))); /* hkar in the same order */
+    /* For the stitched GCM kernels, filled by direct_ghash_shift (not by direct_ghash_init):
+     * hsh[i] = hrev[i] times x ("H<<1 mod P" of Gueron and Kounavis, which spares the shift
+     * after each product), hksh its Karatsuba half-sums. */
+    uint8_t hsh[16][16] __attribute__((aligned(16)));
+    uint8_t hksh[16][16] __attribute__((aligned(16)));
+    /* the same for H^32..H^17: hsh32[i] = H^(32-i) times x (VAES: 32 blocks per reduction) */
+    uint8_t hsh32[16][16] __attribute__((aligned(16)));
+    uint8_t hksh32[16][16] __attribute__((aligned(16)));
 };
 /* h is E_K(0^128) as bytes. */
 void direct_ghash_init(struct direct_ghash_key *k, const uint8_t h[16]);
+/* hsh, hksh, hsh32, hksh32 from hrev, after direct_ghash_init (backends/direct_x86.c; runs
+ * direct_ghash for the powers above 16). */
+void direct_ghash_shift(struct direct_ghash_key *k);
 /* y = (y ^ X1) * H ... over nblocks 16-byte blocks; y in GCM byte order. */
 void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
                   size_t nblocks);
@@ -71,6 +82,32 @@ void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t
  * done, the caller hashes the rest with direct_ghash. */
 size_t direct_ghash_vpclmul(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
                             size_t nblocks);
+
+/* aes-gcm-aesni.S (AES-NI, PCLMULQDQ, SSSE3) and aes-gcm-vaes.S (VAES, VPCLMULQDQ, AVX2 on
+ * ymm): GCM's bulk, SP 800-38D 7.1/7.2, with CTR and GHASH stitched into one loop. The state
+ * is GCM's: ctr the next counter block (its last 32 bits step as inc32, mod 2^32), y the GHASH
+ * accumulator; both in GCM byte order, both left for the next call. _enc encrypts and hashes
+ * what it wrote, _dec hashes its input and decrypts it; in == out is allowed. They do the first
+ * nblocks & ~7 blocks (AES-NI: 8 per group, one reduction per two groups by H^16..H^1) or
+ * nblocks & ~15 (VAES: 16 per group as 8 ymm pairs, one reduction per two groups by
+ * H^32..H^1), return the blocks done,
+ * and the caller does the rest. They need gk's hsh and hksh (direct_ghash_shift). */
+struct direct_gcm_state {
+    uint8_t ctr[16];
+    uint8_t y[16];
+};
+size_t direct_aes_gcm_enc(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
+                          struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                          size_t nblocks);
+size_t direct_aes_gcm_dec(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
+                          struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                          size_t nblocks);
+size_t direct_aes_gcm_enc_vaes(const struct direct_aes_key *k,
+                               const struct direct_ghash_key *gk, struct direct_gcm_state *st,
+                               uint8_t *out, const uint8_t *in, size_t nblocks);
+size_t direct_aes_gcm_dec_vaes(const struct direct_aes_key *k,
+                               const struct direct_ghash_key *gk, struct direct_gcm_state *st,
+                               uint8_t *out, const uint8_t *in, size_t nblocks);
 
 /* sha-shani.S (SHA extensions: CPUID.7.0:EBX[29]; SSE4.1 for PBLENDW): FIPS 180-4
  * compression of nblocks 64-byte blocks into state (h0..h4 / h0..h7, host order). */

@@ -25,5 +25,10 @@ void ubench_sha256rnds2_lat(uint64_t iters);
 void ubench_sha256rnds2_tp(uint64_t iters);
 void ubench_sha1rnds4_lat(uint64_t iters);
 void ubench_sha1rnds4_tp(uint64_t iters);
+/* Mixed bodies: 18 AESENC and 6 PCLMULQDQ, independent chains interleaved (GCM's mix, about
+ * 10 to 3 a block); the time per body against each instruction's own throughput says whether
+ * the AES unit and the carry-less multiplier issue in parallel. */
+void ubench_aes_clmul_mix(uint64_t iters);
+void ubench_vaes_vclmul_mix(uint64_t iters); /* VAESENC and VPCLMULQDQ on ymm */
 
 #endif

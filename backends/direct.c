@@ -33,16 +33,19 @@ static const struct direct_spec vctr128 = { .key_bits = 128, .vaes = 1,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
 static const struct direct_spec vctr256 = { .key_bits = 256, .vaes = 1,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
-static const struct direct_spec gcm128 = { .key_bits = 128,
-                                           NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3) };
-static const struct direct_spec gcm256 = { .key_bits = 256,
-                                           NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3) };
-static const struct direct_spec vgcm128 = { .key_bits = 128, .vaes = 1,
-                                            NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
-                                                 FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2) };
-static const struct direct_spec vgcm256 = { .key_bits = 256, .vaes = 1,
-                                            NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
-                                                 FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2) };
+#define GCM_NEED NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3)
+#define VGCM_NEED                                                                             \
+    NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2)
+static const struct direct_spec gcm128 = { .key_bits = 128, GCM_NEED };
+static const struct direct_spec gcm256 = { .key_bits = 256, GCM_NEED };
+static const struct direct_spec vgcm128 = { .key_bits = 128, .vaes = 1, VGCM_NEED };
+static const struct direct_spec vgcm256 = { .key_bits = 256, .vaes = 1, VGCM_NEED };
+static const struct direct_spec gcm128_2p = { .key_bits = 128, .twopass = 1, GCM_NEED };
+static const struct direct_spec gcm256_2p = { .key_bits = 256, .twopass = 1, GCM_NEED };
+static const struct direct_spec vgcm128_2p = { .key_bits = 128, .vaes = 1, .twopass = 1,
+                                               VGCM_NEED };
+static const struct direct_spec vgcm256_2p = { .key_bits = 256, .vaes = 1, .twopass = 1,
+                                               VGCM_NEED };
 static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 
 #define COMMON .backend = "direct", .path = PATH_HW, .check = check
@@ -61,10 +64,14 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 #define GCM(alg_, spec, name_, note_)                                                         \
     { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
       .init = direct_x86_gcm_init, .op = direct_x86_gcm_op, .cleanup = direct_x86_gcm_cleanup }
-#define GCM_NI "AES-NI CTR (8 in flight) then PCLMULQDQ GHASH (16 blocks per reduction) "   \
-               "over 4 KiB chunks: two passes, not stitched as OpenSSL's"
-#define GCM_V "VAES ymm CTR (16 in flight) then VPCLMULQDQ ymm GHASH (2 blocks per "          \
-              "instruction, 16 per reduction) over 4 KiB chunks: two passes, not stitched"
+#define GCM_NI "AES-NI CTR and PCLMULQDQ GHASH stitched (asm/x86_64/aes-gcm-aesni.S): 8 "    \
+               "blocks in flight, multiplied between the rounds, 16 per reduction"
+#define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
+              "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction"
+#define GCM_NI2 "two passes, for comparison with direct: AES-NI CTR (8 in flight) then "       \
+                "PCLMULQDQ GHASH (16 per reduction) over 4 KiB chunks"
+#define GCM_V2 "two passes, for comparison with direct-vaes: VAES ymm CTR (16 in flight) "     \
+               "then VPCLMULQDQ ymm GHASH (16 per reduction) over 4 KiB chunks"
 #define SHA(alg_, fn, note_)                                                                  \
     { .alg = alg_, .name = "direct", COMMON, .data = &sha, .note = note_, .ctx_size = 16,     \
       .init = direct_x86_sha_init, .op = fn }
@@ -81,6 +88,10 @@ static struct impl list[] = {
     GCM("aes-256-gcm", gcm256, "direct", GCM_NI),
     GCM("aes-128-gcm", vgcm128, "direct-vaes", GCM_V),
     GCM("aes-256-gcm", vgcm256, "direct-vaes", GCM_V),
+    GCM("aes-128-gcm", gcm128_2p, "direct-2pass", GCM_NI2),
+    GCM("aes-256-gcm", gcm256_2p, "direct-2pass", GCM_NI2),
+    GCM("aes-128-gcm", vgcm128_2p, "direct-vaes-2pass", GCM_V2),
+    GCM("aes-256-gcm", vgcm256_2p, "direct-vaes-2pass", GCM_V2),
     SHA("sha1", direct_x86_sha1_op, "SHA extensions (asm/x86_64/sha-shani.S): SHA1RNDS4"),
     SHA("sha256", direct_x86_sha256_op,
         "SHA extensions (asm/x86_64/sha-shani.S): SHA256RNDS2"),

@@ -11,7 +11,7 @@
 #include "ctr_stream.h"
 #include "direct.h"
 
-#define GCM_CHUNK 4096 /* CTR then GHASH over this much while it is in L1 */
+#define GCM_CHUNK 4096 /* two-pass GCM: CTR then GHASH over this much while it is in L1 */
 
 struct cbc_ctx {
     struct direct_aes_key key;
@@ -31,7 +31,8 @@ struct gcm_ctx {
     struct direct_ghash_key gk;
     uint8_t nonce[12];
     int decrypt;
-    int wide; /* VAES CTR + VPCLMULQDQ GHASH */
+    int wide;    /* VAES + VPCLMULQDQ on ymm */
+    int twopass; /* CTR then GHASH, not stitched */
 };
 
 const size_t direct_x86_cbc_ctx_size = sizeof(struct cbc_ctx) + 15;
@@ -126,20 +127,68 @@ int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     return 0;
 }
 
+/* A reflected power (a little-endian 128-bit integer) shifted left one bit, with the bit
+ * shifted out folded back as 0xc2000000000000000000000000000001 (the reflected field
+ * polynomial, shifted): the "H<<1 mod P" form of Gueron and Kounavis' GCM white paper
+ * (2014, section "reduction"), under which a product needs no shift before the
+ * multiply-by-constant reduction; and its Karatsuba half-sum. */
+static void shift_power(const uint8_t refl[16], uint8_t hs[16], uint8_t hk[16])
+{
+    uint64_t lo, hi;
+    memcpy(&lo, refl, 8);
+    memcpy(&hi, refl + 8, 8);
+    uint64_t carry = hi >> 63;
+    hi = hi << 1 | lo >> 63;
+    lo <<= 1;
+    lo ^= carry;
+    hi ^= carry * 0xc200000000000000u;
+    uint64_t mid = lo ^ hi;
+    memcpy(hs, &lo, 8);
+    memcpy(hs + 8, &hi, 8);
+    memcpy(hk, &mid, 8);
+    memcpy(hk + 8, &mid, 8);
+}
+
+static void reverse16(uint8_t out[16], const uint8_t in[16])
+{
+    for (int i = 0; i < 16; i++)
+        out[i] = in[15 - i];
+}
+
+/* H^17..H^32 as GHASH of zero blocks from Y = H^16: (Y ^ 0) H each time. */
+void direct_ghash_shift(struct direct_ghash_key *k)
+{
+    static const uint8_t zero[16];
+    uint8_t y[16], r[16];
+    for (int i = 0; i < 16; i++)
+        shift_power(k->hrev[i], k->hsh[i], k->hksh[i]);
+    reverse16(y, k->hrev[0]);
+    for (int i = 1; i <= 16; i++) {
+        direct_ghash(y, k, zero, 1);
+        reverse16(r, y);
+        shift_power(r, k->hsh32[16 - i], k->hksh32[16 - i]);
+    }
+    explicit_bzero(y, sizeof y);
+    explicit_bzero(r, sizeof r);
+}
+
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                         int decrypt, char *why, size_t n)
 {
     static const uint8_t zero[16];
+    const struct direct_spec *s = im->data;
     struct gcm_ctx *c = align16(ctx);
     uint8_t h[16];
     if (set_key(&c->key, im, key, why, n) != 0)
         return -1;
     direct_aes_encrypt_block(&c->key, h, zero); /* H = E_K(0^128), SP 800-38D 7.1 */
     direct_ghash_init(&c->gk, h);
+    direct_ghash_shift(&c->gk);
     explicit_bzero(h, sizeof h);
     memcpy(c->nonce, iv, 12);
     c->decrypt = decrypt;
-    c->wide = ((const struct direct_spec *)im->data)->vaes;
+    c->wide = s->vaes;
+    c->twopass = s->twopass;
     return 0;
 }
 
@@ -153,63 +202,83 @@ static void ghash_blocks(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, siz
         direct_ghash(y, &c->gk, p, nb);
 }
 
-static void ghash_tail(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
+/* Hashes len bytes, the last block zero-padded (SP 800-38D 6.4 over the padded string). */
+static void ghash_bytes(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
 {
     uint8_t b[16] = { 0 };
-    memcpy(b, p, len);
-    direct_ghash(y, &c->gk, b, 1);
+    ghash_blocks(c, y, p, len / 16);
+    if (len % 16) {
+        memcpy(b, p + (len & ~(size_t)15), len % 16);
+        direct_ghash(y, &c->gk, b, 1);
+    }
 }
 
-/* Partial last block: key stream from E(ctr). */
-static void ctr_tail(struct gcm_ctx *c, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                     size_t len)
+/* Whole blocks as two passes, CTR then GHASH, over chunks that stay in L1; decryption hashes
+ * the ciphertext before overwriting it (out may be in). */
+static void gcm_twopass(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t *out,
+                        const uint8_t *in, size_t nb)
 {
-    uint8_t ks[16];
-    direct_aes_encrypt_block(&c->key, ks, ctr);
-    for (size_t i = 0; i < len; i++)
-        out[i] = in[i] ^ ks[i];
+    for (size_t off = 0; off < nb; off += GCM_CHUNK / 16) {
+        size_t k = nb - off < GCM_CHUNK / 16 ? nb - off : GCM_CHUNK / 16;
+        if (c->decrypt)
+            ghash_blocks(c, st->y, in + off * 16, k);
+        ctr_blocks(&c->key, c->wide, out + off * 16, in + off * 16, k, st->ctr);
+        if (!c->decrypt)
+            ghash_blocks(c, st->y, out + off * 16, k);
+    }
+}
+
+/* Whole blocks stitched: VAES groups of 16 where chosen, AES-NI groups of 8, the last < 8
+ * blocks in two passes. */
+static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t *out,
+                         const uint8_t *in, size_t nb)
+{
+    size_t (*const kern[2][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
+                               struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t) = {
+        { direct_aes_gcm_enc, direct_aes_gcm_dec },
+        { direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes },
+    };
+    size_t done = c->wide ? kern[1][c->decrypt](&c->key, &c->gk, st, out, in, nb) : 0;
+    done += kern[0][c->decrypt](&c->key, &c->gk, st, out + done * 16, in + done * 16,
+                                nb - done);
+    gcm_twopass(c, st, out + done * 16, in + done * 16, nb - done);
 }
 
 /* SP 800-38D 7.1/7.2 with 96-bit IV: J0 = IV || 0^31 || 1, data under inc32(J0) onwards.
- * The CTR kernel steps all 128 bits where GCM steps 32: the same for the < 2^32 - 2 blocks
- * of any message here (ALGO_MAX_BYTES is 16 MiB). Encryption hashes what it wrote, chunk by
- * chunk; decryption hashes the ciphertext before overwriting it (out may be in). */
-int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+ * The two-pass CTR kernel steps all 128 bits where GCM steps 32: the same for the < 2^32 - 2
+ * blocks of any message here (ALGO_MAX_BYTES is 16 MiB); the stitched kernels step 32. */
+int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *out,
+                          const uint8_t *in, size_t len)
 {
     struct gcm_ctx *c = align16(ctx);
-    uint8_t j0[16], ctr[16], y[16] = { 0 }, tag[16], lens[16];
+    struct direct_gcm_state st = { .y = { 0 } };
+    uint8_t j0[16], tag[16], lens[16];
     memcpy(j0, c->nonce, 12);
     j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
-    memcpy(ctr, j0, 16);
-    ctr[15] = 2;
-    ghash_tail(c, y, algo_aad, ALGO_AAD_LEN);
+    memcpy(st.ctr, j0, 16);
+    st.ctr[15] = 2;
+    ghash_bytes(c, st.y, aad, alen);
     size_t full = len & ~(size_t)15;
-    for (size_t off = 0; off < full; off += GCM_CHUNK) {
-        size_t nb = (full - off < GCM_CHUNK ? full - off : GCM_CHUNK) / 16;
-        if (c->decrypt) {
-            ghash_blocks(c, y, in + off, nb);
-            ctr_blocks(&c->key, c->wide, out + off, in + off, nb, ctr);
-        } else {
-            ctr_blocks(&c->key, c->wide, out + off, in + off, nb, ctr);
-            ghash_blocks(c, y, out + off, nb);
-        }
-    }
+    (c->twopass ? gcm_twopass : gcm_stitched)(c, &st, out, in, full / 16);
+    if (c->decrypt)
+        ghash_bytes(c, st.y, in + full, len - full); /* before an in-place overwrite */
     if (len > full) {
-        if (c->decrypt)
-            ghash_tail(c, y, in + full, len - full);
-        ctr_tail(c, ctr, out + full, in + full, len - full);
-        if (!c->decrypt)
-            ghash_tail(c, y, out + full, len - full);
+        direct_aes_encrypt_block(&c->key, tag, st.ctr); /* key stream of the partial block */
+        for (size_t i = full; i < len; i++)
+            out[i] = in[i] ^ tag[i - full];
     }
-    uint64_t abits = (uint64_t)ALGO_AAD_LEN * 8, cbits = (uint64_t)len * 8;
+    if (!c->decrypt)
+        ghash_bytes(c, st.y, out + full, len - full);
+    uint64_t abits = (uint64_t)alen * 8, cbits = (uint64_t)len * 8;
     for (int i = 0; i < 8; i++) {
         lens[i] = (uint8_t)(abits >> (56 - 8 * i));
         lens[8 + i] = (uint8_t)(cbits >> (56 - 8 * i));
     }
-    direct_ghash(y, &c->gk, lens, 1);
+    direct_ghash(st.y, &c->gk, lens, 1);
     direct_aes_encrypt_block(&c->key, tag, j0);
     for (int i = 0; i < 16; i++)
-        tag[i] ^= y[i];
+        tag[i] ^= st.y[i];
+    explicit_bzero(&st, sizeof st);
     if (!c->decrypt) {
         memcpy(out + len, tag, 16);
         algo_nonce_next(c->nonce);
@@ -219,6 +288,11 @@ int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     for (int i = 0; i < 16; i++)
         diff |= tag[i] ^ in[len + i];
     return diff != 0;
+}
+
+int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    return direct_x86_gcm_aad_op(ctx, algo_aad, ALGO_AAD_LEN, out, in, len);
 }
 
 int direct_x86_sha_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,

@@ -12,6 +12,7 @@
 struct direct_spec {
     unsigned key_bits;  /* AES key size; 0 for digests */
     int vaes;           /* 256-bit kernels: VAES CTR, and VPCLMULQDQ GHASH for GCM */
+    int twopass;        /* GCM as CTR then GHASH over 4 KiB chunks, not stitched */
     int nneed;
     int need[6];        /* enum feature: all must be usable (cpu_feature_status) */
 };
@@ -28,6 +29,9 @@ int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                         int decrypt, char *why, size_t n);
 int direct_x86_gcm_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+/* direct_x86_gcm_op with alen bytes of AAD at aad in place of algo_aad (tests). */
+int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *out,
+                          const uint8_t *in, size_t len);
 int direct_x86_sha_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                         int decrypt, char *why, size_t n);
 int direct_x86_sha1_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);

@@ -5,14 +5,16 @@
 #define ACCELSCOPE_CELL_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "impl.h"
 #include "result.h"
 
 /* Figures derived from the other cells of the plan (src/derive.c; the session keeps them
- * current). A column is one algorithm at one size in one direction: cells are only ever
- * compared within one, and only cells whose figure is verified, quiet (not noisy: stats.h)
- * and not the same code as another row take part in the claims below. */
+ * current). A column is one algorithm at one size in one direction at one thread count
+ * (cell_same_column): cells are only ever compared within one, and only cells whose figure
+ * is verified, quiet (not noisy: stats.h) and not the same code as another row take part in
+ * the claims below. */
 struct cell_derived {
     double slowest;   /* slowest figure of the column that takes part, MB/s; 0 = none */
     double speedup;   /* this cell's figure over slowest: the median of the ratios of their
@@ -34,9 +36,19 @@ struct cell {
     const struct impl *impl;
     size_t bytes;
     int decrypt;
+    int threads;           /* workers at once: one cell per thread count of the selection */
     double limit_mb_per_s; /* the silicon's ceiling for this algorithm, 0 = unknown */
     struct result r;
     struct cell_derived d;
 };
+
+/* Cells whose figures are compared with each other (bars of one chart column, paired rounds):
+ * the same algorithm, size, direction and thread count. An N-thread figure is set beside a
+ * 1-thread one only as scaling (scaling.h), never as a speed-up. */
+static inline int cell_same_column(const struct cell *a, const struct cell *b)
+{
+    return a->bytes == b->bytes && a->decrypt == b->decrypt && a->threads == b->threads &&
+           !strcmp(a->impl->alg, b->impl->alg);
+}
 
 #endif

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "noise.h"
 #include "report.h"
+#include "scaling.h"
 #include "session.h"
 #include "store.h"
 
@@ -185,8 +186,12 @@ static int finish(struct session *s, const struct run_opts *o, const struct csvr
     const struct cell *cells = session_cell(s, 0);
     /* With the CSV on stdout, the table goes to stderr. */
     FILE *table = o->csv && !strcmp(o->csv, "-") ? stderr : stdout;
-    if (!o->quiet)
+    if (!o->quiet) {
+        struct scaling_env env;
+        scaling_env_of(session_silicon(s), &env);
         report_table(table, cells, n);
+        report_scaling(table, cells, n, &env);
+    }
     if (vs)
         against(table, vs, cells, n);
     if (write_files(cells, n, o))

@@ -16,7 +16,7 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "timestamp", "host", "cpu", "kernel", "openssl", "capabilities", "algorithm", "direction",
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
-    "verified_against", "status", "reason", "sys_pct", "fallback",
+    "verified_against", "status", "reason", "quality", "same_code_as", "sys_pct", "fallback",
 };
 
 /* Without these the file says nothing comparable. */
@@ -298,6 +298,7 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_PATH, path), ROW_STR(CSVREAD_IMPLEMENTATION, implementation),
     ROW_STR(CSVREAD_CYCLE_CLOCK, cycle_clock), ROW_STR(CSVREAD_VERIFIED_AGAINST, verified_against),
     ROW_STR(CSVREAD_STATUS, status), ROW_STR(CSVREAD_REASON, reason),
+    ROW_STR(CSVREAD_QUALITY, quality), ROW_STR(CSVREAD_SAME_CODE_AS, same_code_as),
     ROW_STR(CSVREAD_FALLBACK, fallback),
 }, num_cols[] = {
     ROW_STR(CSVREAD_MB_PER_S, mb_per_s), ROW_STR(CSVREAD_MB_PER_S_MIN, mb_min),
@@ -511,6 +512,11 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->threads = r->threads > 0 ? r->threads : 1;
     w->limit_mb_per_s = c->limit_mb_per_s;
     w->line = (unsigned)set->n + 1;
+    if (c->d.same_as) { /* as csv.c writes it */
+        char b[160];
+        snprintf(b, sizeof b, "%s/%s", path_id[c->d.same_as->path], c->d.same_as->name);
+        w->same_code_as = intern(p, b);
+    }
     if (!(w->ok = w->has_figure = r->status == RES_OK)) {
         w->reason = intern(p, r->reason);
         return;
@@ -522,6 +528,8 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->spread_pct = r->spread_pct;
     w->cycles_per_byte = r->cycles_per_byte;
     w->cpu_utilisation = r->cpu_util;
+    w->quality = intern(p, r->quality == RESULT_NOISY ? "noisy"
+                           : r->quality == RESULT_QUIET ? "quiet" : "");
     w->sys_pct = r->sys_pct;
     w->fallback = intern(p, r->fallback ? r->fallback_why : "");
 }

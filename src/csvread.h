@@ -24,6 +24,8 @@ struct csvread_row {
     const char *timestamp, *host, *cpu, *kernel, *openssl, *capabilities;
     const char *algorithm, *direction, *path, *implementation;
     const char *cycle_clock, *verified_against, *status, *reason;
+    const char *quality;    /* "quiet", "noisy", or "" (not rated, or an older schema) */
+    const char *same_code_as; /* "asm/openssl-simd": a hardware row that ran that row's code */
     const char *fallback;   /* an ENGINE row whose work stayed in software: why; else "" */
     size_t bytes;
     int threads;            /* 1 when absent */
@@ -50,8 +52,8 @@ enum csvread_col {
     CSVREAD_IMPLEMENTATION, CSVREAD_BYTES, CSVREAD_THREADS, CSVREAD_MB_PER_S,
     CSVREAD_MB_PER_S_MIN, CSVREAD_MB_PER_S_MAX, CSVREAD_SPREAD_PCT, CSVREAD_CYCLES_PER_BYTE,
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
-    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_SYS_PCT,
-    CSVREAD_FALLBACK, CSVREAD_NCOLS
+    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_QUALITY,
+    CSVREAD_SAME_CODE_AS, CSVREAD_SYS_PCT, CSVREAD_FALLBACK, CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 

@@ -9,11 +9,6 @@
 #include "osslcap.h"
 #include "stats.h"
 
-static int same_column(const struct cell *a, const struct cell *b)
-{
-    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
-}
-
 static int verified(const struct cell *c)
 {
     return c->r.status == RES_OK && c->r.mb_per_s > 0;
@@ -33,6 +28,8 @@ int derive_paired(const struct result *a, const struct result *b, double *ratio,
 {
     double v[RESULT_MAX_ROUNDS];
     int n = 0, m = a->nround < b->nround ? a->nround : b->nround;
+    if (a->group != b->group)
+        return 0;
     for (int k = 0; k < m && k < RESULT_MAX_ROUNDS; k++)
         if (a->round_mb[k] > 0 && b->round_mb[k] > 0)
             v[n++] = (double)a->round_mb[k] / (double)b->round_mb[k];
@@ -77,7 +74,7 @@ static void speedup(struct cell *c, const struct cell *slow)
 static const struct cell *simd_row(const struct cell *cells, size_t n, const struct cell *c)
 {
     for (size_t i = 0; i < n; i++)
-        if (same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
+        if (cell_same_column(&cells[i], c) && cells[i].impl->path == PATH_ASM &&
             !strcmp(cells[i].impl->name, "openssl-simd") && verified(&cells[i]))
             return &cells[i];
     return NULL;
@@ -113,7 +110,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
 {
     const struct cell *slow = NULL;
     for (size_t i = c0; i < n; i++)
-        if (same_column(&cells[i], &cells[c0])) {
+        if (cell_same_column(&cells[i], &cells[c0])) {
             struct cell *c = &cells[i];
             c->d = (struct cell_derived){ 0 };
             same_code(cells, n, c);
@@ -125,7 +122,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
     struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {
         struct cell *c = &cells[i];
-        if (!same_column(c, &cells[c0]))
+        if (!cell_same_column(c, &cells[c0]))
             continue;
         c->d.slowest = slow->r.mb_per_s;
         if (!compared(c))
@@ -137,17 +134,17 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
     /* A row whose comparison is noisy yet reads faster than the best quiet one: nobody can be
      * called the fastest of this column. */
     for (size_t i = c0; i < n && best; i++)
-        if (same_column(&cells[i], &cells[c0]) && compared(&cells[i]) && cells[i].d.noisy &&
+        if (cell_same_column(&cells[i], &cells[c0]) && compared(&cells[i]) && cells[i].d.noisy &&
             cells[i].d.speedup >= best->d.speedup)
             best = NULL;
     int ties = 0;
     for (size_t i = c0; i < n && best; i++) {
         struct cell *c = &cells[i];
-        if (same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
+        if (cell_same_column(c, &cells[c0]) && compared(c) && !c->d.noisy)
             ties += c->d.best = c == best || tie(&c->r, &best->r);
     }
     for (size_t i = c0; i < n && ties > 1; i++)
-        if (same_column(&cells[i], &cells[c0]) && cells[i].d.best)
+        if (cell_same_column(&cells[i], &cells[c0]) && cells[i].d.best)
             cells[i].d.tie = 1;
 }
 
@@ -156,7 +153,7 @@ void derive_cells(struct cell *cells, size_t n)
     for (size_t i = 0; i < n; i++) {
         int first = 1; /* the first cell of its column derives the column */
         for (size_t j = 0; j < i && first; j++)
-            first = !same_column(&cells[j], &cells[i]);
+            first = !cell_same_column(&cells[j], &cells[i]);
         if (first)
             derive_column(cells, n, i);
     }

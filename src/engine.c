@@ -335,6 +335,7 @@ struct engine *engine_start(const struct engine_job *job)
     if (e->job.seconds <= 0)
         e->job.seconds = ENGINE_DEFAULT_SECONDS;
     e->r.threads = e->job.threads;
+    e->r.group = e->job.group;
     e->r.samples_wanted = e->job.samples;
     e->r.sys_pct = -1;
     snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "none");

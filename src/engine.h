@@ -30,6 +30,7 @@ struct engine_job {
     int decrypt;        /* ciphers and AEADs: measure the decrypt direction */
     double watchdog;    /* seconds of silence before a worker counts as hung; 0 = default */
     int paced;          /* 1: the caller calls engine_go()/engine_stop(); 0: the engine does */
+    unsigned group;     /* copied into the result (result.h) */
     int noisy_fallback; /* paced: when every round was disturbed, finish RES_OK with the
                          * figures of all rounds, quality noisy, rounds 0, instead of
                          * RES_ERROR "no undisturbed sample" (unpaced always does this) */

@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "machine.h"
 #include "report.h"
+#include "scaling.h"
 
 static const struct {
     const char *ext;
@@ -101,19 +102,20 @@ static size_t block_at(const struct cell *cells, size_t n, struct block *b)
     return j;
 }
 
-/* 1 when cell i is the first of its implementation in the block: a row. */
+/* 1 when cell i is the first of its implementation and thread count in the block: a row. */
 static int row_start(const struct block *b, size_t i)
 {
     for (size_t k = 0; k < i; k++)
-        if (b->c[k].impl == b->c[i].impl)
+        if (b->c[k].impl == b->c[i].impl && b->c[k].threads == b->c[i].threads)
             return 0;
     return 1;
 }
 
-static const struct cell *cell_at(const struct block *b, const struct impl *im, size_t bytes)
+/* The cell of row's implementation and thread count at bytes. */
+static const struct cell *cell_at(const struct block *b, const struct cell *row, size_t bytes)
 {
     for (size_t k = 0; k < b->n; k++)
-        if (b->c[k].impl == im && b->c[k].bytes == bytes)
+        if (b->c[k].impl == row->impl && b->c[k].threads == row->threads && b->c[k].bytes == bytes)
             return &b->c[k];
     return NULL;
 }
@@ -172,9 +174,11 @@ static void md_block(FILE *f, const struct block *b)
         int soft = b->c[i].r.status == RES_OK && b->c[i].r.fallback; /* src/offload.h */
         fprintf(f, "| %s | ", soft ? "software" : path_label[im->path]);
         export_md_text(f, im->name);
+        if (b->c[i].threads > 1)
+            fprintf(f, ", %d threads", b->c[i].threads);
         fputs(" |", f);
         for (size_t k = 0; k < b->nsz; k++)
-            md_cell(f, cell_at(b, im, b->size[k]));
+            md_cell(f, cell_at(b, &b->c[i], b->size[k]));
         fputc('\n', f);
         notes |= (b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) || soft;
     }
@@ -205,9 +209,12 @@ static void write_md(FILE *f, const struct cell *cells, size_t n)
     fputs(" · ", f);
     export_md_text(f, m->openssl);
     int th = threads(cells, n);
-    fprintf(f, " · accelscope %s · %s\n\nMB/s = 10^6 bytes per second (%d thread%s). ×N: over "
-            "the slowest verified implementation at the same size. A cell that failed shows its "
-            "status, never a figure.\n", ACCELSCOPE_VERSION, ts, th, th > 1 ? "s, summed" : "");
+    char thr[64];
+    snprintf(thr, sizeof thr, scaling_multi(cells, n) ? "threads as each row says, summed"
+                              : th > 1 ? "%d threads, summed" : "%d thread", th);
+    fprintf(f, " · accelscope %s · %s\n\nMB/s = 10^6 bytes per second (%s). ×N: over the "
+            "slowest verified implementation at the same size and thread count. A cell that "
+            "failed shows its status, never a figure.\n", ACCELSCOPE_VERSION, ts, thr);
     struct block b;
     for (size_t i = 0; i < n;) {
         i += block_at(cells + i, n - i, &b);
@@ -350,12 +357,12 @@ static void write_json(FILE *f, const struct cell *cells, size_t n)
 /* ---- SVG: the paths chart ---- */
 
 /* The TUI's path colours: no-asm red, asm yellow, hardware green, kernel cyan. */
-static const char *const path_colour[PATH_COUNT] = { "#d62728", "#e8b100", "#2ca02c",
+const char *const export_path_colour[PATH_COUNT] = { "#d62728", "#e8b100", "#2ca02c",
                                                      "#17becf" };
 
 enum { SVG_W = 960, BAR_X = 290, BAR_W = 480, ROW_H = 26, BLOCK_GAP = 44, TOP = 118 };
 
-static void svg_text(FILE *f, const char *s, size_t max)
+void export_svg_text(FILE *f, const char *s, size_t max)
 {
     for (size_t k = 0; *s && k < max; s++, k++) {
         switch (*s) {
@@ -382,21 +389,23 @@ static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double
     int soft = c && c->r.status == RES_OK && c->r.fallback;
     enum path drawn = soft ? PATH_HW : im->path;
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\">", BAR_X - 10, y + 14);
-    svg_text(f, im->name, 40);
+    export_svg_text(f, im->name, 40);
+    if (c && c->threads > 1)
+        fprintf(f, ", %d threads", c->threads);
     fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", soft ? "software" : path_label[im->path]);
     if (!measured(c)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"s\">%s", BAR_X + 4, y + 14,
                 c ? result_status_short(c->r.status) : "not measured");
         if (c && c->r.reason[0]) {
             fputs(": ", f);
-            svg_text(f, c->r.reason, 70);
+            export_svg_text(f, c->r.reason, 70);
         }
         fputs("</text>\n", f);
         return;
     }
     double w = top > 0 ? c->r.mb_per_s / top * BAR_W : 0;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", BAR_X,
-            y + 1, w < 1 ? 1 : w, path_colour[drawn]);
+            y + 1, w < 1 ? 1 : w, export_path_colour[drawn]);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s", BAR_X + (w < 1 ? 1 : w) + 6,
             y + 14, c->r.mb_per_s);
     if (soft)
@@ -419,13 +428,13 @@ static int svg_block(FILE *f, const struct block *b, int y)
         if (b->c[i].bytes == big && measured(&b->c[i]) && b->c[i].r.mb_per_s > top)
             top = b->c[i].r.mb_per_s;
     fprintf(f, "<text x=\"20\" y=\"%d\" class=\"h\">", y);
-    svg_text(f, b->c->impl->alg, 40);
+    export_svg_text(f, b->c->impl->alg, 40);
     fprintf(f, "%s, %s</text>\n", *csv_direction(b->c) ? (b->c->decrypt ? " decrypt" : " encrypt")
             : "", report_size(big, sz, sizeof sz));
     int row = 0;
     for (size_t i = 0; i < b->n; i++)
         if (row_start(b, i))
-            svg_bar(f, cell_at(b, b->c[i].impl, big), b->c[i].impl, top, y + 10 + ROW_H * row++);
+            svg_bar(f, cell_at(b, &b->c[i], big), b->c[i].impl, top, y + 10 + ROW_H * row++);
     return 10 + ROW_H * row + BLOCK_GAP - 20;
 }
 
@@ -441,17 +450,17 @@ static void svg_head(FILE *f, int h)
             ".s{fill:#888;font-style:italic}.v{font-size:13px}</style>\n<rect width=\"100%%\" "
             "height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"20\" y=\"40\" class=\"t\">", SVG_W, h,
             SVG_W, h);
-    svg_text(f, m->cpu, 90);
+    export_svg_text(f, m->cpu, 90);
     fputs("</text>\n<text x=\"20\" y=\"66\">", f);
-    svg_text(f, m->host, 40);
+    export_svg_text(f, m->host, 40);
     fputs(" · kernel ", f);
-    svg_text(f, m->kernel, 40);
+    export_svg_text(f, m->kernel, 40);
     fputs(" · ", f);
-    svg_text(f, m->openssl, 40);
+    export_svg_text(f, m->openssl, 40);
     fprintf(f, " · %s · accelscope %s</text>\n", ts, ACCELSCOPE_VERSION);
     for (int p = 0; p < PATH_COUNT; p++)
         fprintf(f, "<rect x=\"%d\" y=\"80\" width=\"16\" height=\"16\" fill=\"%s\"/><text x=\"%d\" "
-                "y=\"93\">%s</text>\n", 20 + 150 * p, path_colour[p], 42 + 150 * p, path_label[p]);
+                "y=\"93\">%s</text>\n", 20 + 150 * p, export_path_colour[p], 42 + 150 * p, path_label[p]);
     fprintf(f, "<text x=\"%d\" y=\"93\" class=\"p\">MB/s = 10^6 bytes/s; ×N over the slowest</text>\n",
             20 + 150 * PATH_COUNT);
 }

@@ -1,5 +1,7 @@
-/* A plan: the cells (implementation x size) a selection asks for, in display order
- * (algorithm, then path, then implementation, then size). The session builds it. */
+/* A plan: the cells (implementation x thread count x size) a selection asks for, in display
+ * order (algorithm, then path, then implementation, then thread count, then size: the sizes
+ * of one implementation at one thread count are consecutive, a row of `run`'s table). The
+ * session builds it. */
 #ifndef ACCELSCOPE_PLAN_H
 #define ACCELSCOPE_PLAN_H
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "algo.h"
+#include "scaling.h"
 
 const char *report_size(size_t b, char *buf, size_t n)
 {
@@ -24,12 +25,14 @@ static const struct result *fell_back(const struct cell *c, size_t n)
     return NULL;
 }
 
-/* The cells [from, to) of one algorithm; sizes repeat per implementation in plan order. */
-static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
+/* The cells [from, to) of one algorithm; sizes repeat per implementation and thread count
+ * in plan order; multi: more than one thread count, said on each row. */
+static void block(FILE *out, const struct cell *cells, size_t from, size_t to, int multi)
 {
     const struct cell *c0 = &cells[from];
     size_t nsz = 0;
-    while (from + nsz < to && cells[from + nsz].impl == c0->impl)
+    while (from + nsz < to && cells[from + nsz].impl == c0->impl &&
+           cells[from + nsz].threads == c0->threads)
         nsz++;
     char b[32];
     const struct algo *a = algo_find(c0->impl->alg);
@@ -45,8 +48,10 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to)
     for (size_t row = from; row < to; row += nsz) {
         const struct impl *im = cells[row].impl;
         const struct result *soft = fell_back(&cells[row], nsz);
+        char name[80];
+        snprintf(name, sizeof name, multi ? "%s, %d thr" : "%s", im->name, cells[row].threads);
         /* An ENGINE row whose work stayed in libcrypto is a software figure, not its path's. */
-        fprintf(out, "  %-7s %-36s", soft ? "soft" : path_id[im->path], im->name);
+        fprintf(out, "  %-7s %-36s", soft ? "soft" : path_id[im->path], name);
         const struct result *bad = NULL;
         const struct cell *same = NULL;
         for (size_t z = 0; z < nsz; z++) {
@@ -94,8 +99,68 @@ void report_table(FILE *out, const struct cell *cells, size_t n)
         size_t j = i;
         while (j < n && !strcmp(cells[j].impl->alg, cells[i].impl->alg))
             j++;
-        block(out, cells, i, j);
+        block(out, cells, i, j, scaling_multi(cells, n));
         i = j;
     }
     legend(out, cells, n);
+}
+
+/* One scaling row: the cell's figure, N x its 1-thread figure, the efficiency, the line to
+ * reach (the single-core ceiling x N), the windows' overlap, and why it falls short. */
+static void scaling_row(FILE *out, const struct scaling *sc)
+{
+    const struct cell *c = sc->cell;
+    fprintf(out, "  %-7s %-28s %7d %9.1f%c", path_id[c->impl->path], c->impl->name, c->threads,
+            c->r.mb_per_s, sc->noisy ? '~' : ' ');
+    if (c->threads > 1 && sc->ideal > 0)
+        fprintf(out, " %10.1f %9.0f %%", sc->ideal, sc->eff * 100);
+    else
+        fprintf(out, " %10s %11s", "-", "-");
+    if (sc->reach > 0)
+        fprintf(out, " %11.0f", sc->reach);
+    else
+        fprintf(out, " %11s", "-");
+    if (c->threads > 1)
+        fprintf(out, " %6.0f %%", c->r.overlap_pct);
+    else
+        fprintf(out, " %8s", "-");
+    if (sc->reason[0])
+        fprintf(out, "  %s", sc->reason);
+    fputc('\n', out);
+}
+
+/* The cells of one algorithm, size and direction as c0, thread counts side by side. */
+static void scaling_block(FILE *out, const struct cell *cells, size_t n, size_t c0,
+                          const struct scaling_env *env)
+{
+    char b[32];
+    const struct cell *k = &cells[c0];
+    const struct algo *a = algo_find(k->impl->alg);
+    fprintf(out, "%s %s%s\n  %-7s %-28s %7s %10s %10s %11s %11s %8s\n", k->impl->alg,
+            report_size(k->bytes, b, sizeof b),
+            a && algo_has_direction(a) && k->decrypt ? " decrypt" : "", "path", "implementation",
+            "threads", "MB/s", "N x 1-thr", "efficiency", "ceiling x N", "overlap");
+    for (size_t i = c0; i < n; i++) {
+        struct scaling sc;
+        const struct cell *c = &cells[i];
+        if (scaling_same_job(c, k) && scaling_of(cells, n, c, env, &sc) == 0)
+            scaling_row(out, &sc);
+    }
+    fputc('\n', out);
+}
+
+void report_scaling(FILE *out, const struct cell *cells, size_t n, const struct scaling_env *env)
+{
+    if (!scaling_multi(cells, n))
+        return;
+    fprintf(out, "scaling: N threads against N x the same row's 1-thread figure (efficiency, "
+                 "+-%.0f %% counts as scaling), the single-core ceiling x N the line to reach\n\n",
+            SCALING_TOL * 100);
+    for (size_t i = 0; i < n; i++) {
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = !scaling_same_job(&cells[j], &cells[i]);
+        if (first)
+            scaling_block(out, cells, n, i, env);
+    }
 }

@@ -10,6 +10,12 @@
 /* cells in plan order (session_cell(s, 0) .. n): speed-ups are the cells' derived figures. */
 void report_table(FILE *out, const struct cell *cells, size_t n);
 
+/* With more than one thread count: per algorithm, size and direction, each row's figure at
+ * each thread count, its efficiency against N x its 1-thread figure and, where that is off
+ * by more than 10 %, why (scaling.h). Nothing with one thread count. */
+struct scaling_env;
+void report_scaling(FILE *out, const struct cell *cells, size_t n, const struct scaling_env *env);
+
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */
 const char *report_size(size_t bytes, char *buf, size_t n);
 

@@ -43,6 +43,9 @@ struct result {
      * drift (derive.c pairs them). */
     int nround;
     float round_mb[RESULT_MAX_ROUNDS];
+    unsigned group;         /* the session's group its rounds were taken in: a column split
+                             * into groups (many cells at -t N) was not interleaved across
+                             * them, so rounds pair only within one group */
     /* Measuring through the noise (src/stats.h has the rules). Every figure above comes from
      * the undisturbed sample rounds only; a round is one sample of every worker, windows
      * started together. */

@@ -195,18 +195,54 @@ int select_excludes(struct selection *s, const char *list, char *why, size_t n)
     return each_word(list, add_excl, s, "exclusion list; see 'accelscope info'", why, n);
 }
 
-int select_threads(struct selection *s, const char *text, int max, char *why, size_t n)
+/* The cap of the thread list being parsed (select_threads sets it for add_threads). */
+static int thread_cap = 1;
+
+/* One thread count (or all = the cap), into the ascending list once. */
+static int add_threads(struct selection *s, const char *w, char *why, size_t n)
 {
-    char *end;
+    char *end = NULL;
+    long t = thread_cap;
     errno = 0;
-    long t = strtol(text, &end, 10);
-    if (errno || end == text || *end || t < 1 || t > max) {
-        snprintf(why, n, "bad thread count '%s'; accepted: 1 to %d (online CPUs this process may "
-                 "use)", text, max);
+    if (strcmp(w, "all"))
+        t = strtol(w, &end, 10);
+    if (end && (errno || end == w || *end || t < 1)) {
+        snprintf(why, n, "bad thread count '%s'; accepted: 1 to %d (the CPUs this process may "
+                 "use) or all, as a list, e.g. 1,2,all", w, thread_cap);
         return -1;
     }
-    s->threads = (int)t;
+    if (t > thread_cap) {
+        snprintf(why, n, "thread count %s is more than the %d CPU%s this process may use; "
+                 "accepted: 1 to %d, or all", w, thread_cap, thread_cap == 1 ? "" : "s", thread_cap);
+        return -1;
+    }
+    int i = 0;
+    while (i < s->nthreads && s->threads[i] < t)
+        i++;
+    if (i < s->nthreads && s->threads[i] == t)
+        return 0;
+    memmove(&s->threads[i + 1], &s->threads[i], (size_t)(s->nthreads - i) * sizeof s->threads[0]);
+    s->threads[i] = (int)t;
+    s->nthreads++;
     return 0;
+}
+
+int select_threads(struct selection *s, const char *list, int max, char *why, size_t n)
+{
+    struct selection t = *s;
+    t.nthreads = 0;
+    thread_cap = max;
+    if (each_word(list, add_threads, &t, "thread list; accepted: 1 to the CPUs this process "
+                  "may use, or all, e.g. 1,2,all", why, n))
+        return -1; /* a bad list leaves the selection as it was */
+    memcpy(s->threads, t.threads, sizeof t.threads);
+    s->nthreads = t.nthreads;
+    return 0;
+}
+
+int select_max_threads(const struct selection *s)
+{
+    return s->nthreads ? s->threads[s->nthreads - 1] : 1;
 }
 
 int select_time(struct selection *s, const char *text, char *why, size_t n)
@@ -271,7 +307,7 @@ void select_defaults(struct selection *s)
     for (int i = 0; i < 6; i++)
         s->sizes[s->nsizes++] = select_default_sizes[i];
     select_paths(s, "all", why, sizeof why);
-    s->threads = 1;
+    s->threads[s->nthreads++] = 1;
     s->seconds = ENGINE_DEFAULT_SECONDS;
 }
 
@@ -316,6 +352,12 @@ static const char *size_word(const struct selection *s, int i, char *b, size_t n
     return b;
 }
 
+static const char *thread_word(const struct selection *s, int i, char *b, size_t n)
+{
+    snprintf(b, n, "%d", s->threads[i]);
+    return b;
+}
+
 static const char *path_word(const struct selection *s, int i, char *b, size_t n)
 {
     (void)b, (void)n;
@@ -354,10 +396,9 @@ char *select_args(const struct selection *s)
     put_list(&buf, &len, &cap, " -p", npaths == PATH_COUNT ? 0 : npaths, path_word, s);
     put_list(&buf, &len, &cap, " -i", s->nimpls, impl_word, s);
     put_list(&buf, &len, &cap, " -x", s->nexcl, excl_word, s);
-    if (s->threads != d.threads) {
-        snprintf(num, sizeof num, " -t %d", s->threads);
-        put(&buf, &len, &cap, num);
-    }
+    int same_threads = s->nthreads == d.nthreads &&
+                       !memcmp(s->threads, d.threads, sizeof d.threads[0] * (size_t)d.nthreads);
+    put_list(&buf, &len, &cap, " -t", same_threads ? 0 : s->nthreads, thread_word, s);
     if (s->seconds != d.seconds) {
         /* The shortest form that reads back as the same double. */
         for (int prec = 1; prec <= 17; prec++) {

@@ -22,7 +22,9 @@ struct selection {
     int nimpls;
     char excl[SELECT_MAX][SELECT_NAME];  /* never these (the TUI's switches, run -x) */
     int nexcl;
-    int threads;                /* workers at once, 1..session_max_threads() */
+    int threads[SELECT_MAX];    /* workers at once, each 1..session_max_threads(), ascending,
+                                 * each once: every count is a cell of its own */
+    int nthreads;
     double seconds;             /* timed seconds per cell (SELECT_MIN_TIME..SELECT_MAX_TIME) */
     int decrypt;                /* ciphers and AEADs: the decrypt direction */
 };
@@ -39,8 +41,11 @@ int select_sizes(struct selection *s, const char *list, char *why, size_t n);
 int select_paths(struct selection *s, const char *list, char *why, size_t n);
 int select_impls(struct selection *s, const char *list, char *why, size_t n);
 int select_excludes(struct selection *s, const char *list, char *why, size_t n);
-/* max: the most threads allowed (session_max_threads()), named in the message. */
-int select_threads(struct selection *s, const char *text, int max, char *why, size_t n);
+/* A list of thread counts ("1,2,4,all"; all = max): max is the most threads allowed
+ * (session_max_threads()), named in the message; duplicates collapse, kept ascending. */
+int select_threads(struct selection *s, const char *list, int max, char *why, size_t n);
+/* The largest thread count selected (1 when none). */
+int select_max_threads(const struct selection *s);
 int select_time(struct selection *s, const char *text, char *why, size_t n);
 
 /* One size: "16", "4k", "1KiB", "16M"... 0, or -1 and why. */
@@ -59,7 +64,7 @@ void select_toggle_excluded(struct selection *s, const char *name);
  * ENGINE_DEFAULT_SECONDS, encrypt. */
 void select_defaults(struct selection *s);
 
-/* The selection as arguments of `accelscope run` ("-a sha256 -s 16,16384 -p c,hw -t 1 ...",
+/* The selection as arguments of `accelscope run` ("-a sha256 -s 16,16384 -p c,hw -t 1,2 ...",
  * options equal to the defaults left out), malloc'd. */
 char *select_args(const struct selection *s);
 

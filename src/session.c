@@ -97,6 +97,11 @@ char *session_cmdline(const struct session *s)
     return out;
 }
 
+const struct silicon *session_silicon(const struct session *s)
+{
+    return session_ceilings_ready(s) ? silicon_get() : NULL;
+}
+
 /* ---- availability ---- */
 
 static long reg_index(const struct impl *im)
@@ -147,7 +152,7 @@ static const struct cell *find_old(const struct plan *old, const struct cell *c)
     for (size_t i = 0; i < old->n; i++) {
         const struct cell *o = &old->cells[i];
         if (o->impl == c->impl && o->bytes == c->bytes && o->decrypt == c->decrypt &&
-            o->r.threads == c->r.threads)
+            o->threads == c->threads)
             return o;
     }
     return NULL;
@@ -304,7 +309,7 @@ int session_run(struct session *s, char *why, size_t n)
     int cap = 0;
     while (session_running(s)) {
         /* Every worker of the group being measured, and the ceilings child. */
-        int need = (int)(s->ngrp + 1) * (s->sel.threads + 1) + 1;
+        int need = (int)(s->ngrp + 1) * (select_max_threads(&s->sel) + 1) + 1;
         if (need > cap) {
             cap = need;
             fds = realloc(fds, (size_t)cap * sizeof *fds);

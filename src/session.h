@@ -28,6 +28,7 @@
 #include "select.h"
 
 struct session;
+struct silicon;
 
 enum session_event {
     SESSION_CELL_START,  /* cell is running now */
@@ -85,6 +86,9 @@ int session_avail(const struct session *s, const struct impl *im, char *why, siz
  * (session_start() returns 1: "queued"). session_run() starts and awaits them itself. */
 void session_ceilings_start(struct session *s);
 int session_ceilings_ready(const struct session *s);
+/* The silicon's figures once the ceilings are known (memory bandwidth for scaling.h), else
+ * NULL: never measured in the caller's process. */
+const struct silicon *session_silicon(const struct session *s);
 
 /* The plan's cells, in display order. Valid until the next session_rebuild(). */
 size_t session_ncells(const struct session *s);

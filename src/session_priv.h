@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "plan.h"
+#include "result.h"
 #include "session.h"
 
 struct engine;
@@ -39,6 +40,7 @@ struct session {
     size_t ngrp, capgrp;
     long sampling;         /* index in grp whose round is in flight; -1 none */
     size_t turn;           /* the member to sample next, round robin */
+    unsigned grpseq;       /* groups begun in this session: result.group */
     size_t done, total;    /* cells finished in this run, and to go through */
     double t0, grp_t0;     /* monotonic start of the run and of the group */
     double busy;           /* seconds spent on groups, for the estimate of what is left */
@@ -65,16 +67,21 @@ int sched_cancel(struct session *s);
 int sched_pollfds(const struct session *s, struct pollfd *fds, int max);
 int sched_timeout_ms(const struct session *s);
 long sched_current(const struct session *s); /* the cell sampling or starting; -1 none */
-/* The stop rule, for member m of a group of n after its round (taken rounds so far): 1 when
- * the group's budget (budget seconds per member, shared) or the round cap is spent; else 1 only
- * once m's own median has settled (stats_enough) and so has m's paired ratio to the group's
- * slowest member, the x N the column shows; the slowest itself goes on while any alive member
- * still pairs with it unsettled. rs are the members' results so far. */
 /* A sample lasts --time / SCHED_SAMPLES: short samples make many pairs within the budget and
  * pairs close in time (the VM's speed moves within a second); each round also costs the
  * worker's warm-up (engine.c GO_LEAD_NS), so not shorter. */
 #define SCHED_SAMPLES 16
 #define SCHED_ROUND_CAP 48 /* rounds at most, disturbed ones too (a machine never settling) */
+#if SCHED_ROUND_CAP > RESULT_MAX_ROUNDS
+#error "every round a cell takes must have a slot in result.round_mb"
+#endif
+/* The stop rule, for member m of a group of n after its round (taken rounds so far): 1 when
+ * the round cap or the group's budget is spent (budget seconds for each member that timed,
+ * shared: what one did not need another may use); else 1 only once m's own median has settled
+ * (stats_enough) and so has m's paired ratio to each member that may come out the slowest (the
+ * x N the column shows is against it); a possible slowest goes on while any alive member
+ * still pairs with it unsettled. rs are the members' results so far; a member that crashed or
+ * failed takes no part. */
 int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n, size_t m,
                     int taken, double budget);
 

@@ -1,7 +1,7 @@
 /* Running a session: which cell or sample runs next.
  *
- * The cells of one column (one algorithm at one size, in one direction: the bars that are
- * compared with each other) form a group. Every cell of the group gets its workers at once;
+ * The cells of one column (one algorithm at one size, in one direction, one thread count:
+ * the bars that are compared with each other) form a group. Every cell of the group gets its workers at once;
  * they verify side by side, and only when all of them are ready does timing start. Then the
  * group is measured in rounds, one cell's sample after another (A B C A B C ...), so a drift
  * of the machine (a throttling clock, a background job) hits every bar of the group alike,
@@ -29,11 +29,6 @@ static struct cell *cell_of(struct session *s, const struct member *m)
     return &s->plan.cells[m->cell];
 }
 
-static int same_column(const struct cell *a, const struct cell *b)
-{
-    return a->bytes == b->bytes && a->decrypt == b->decrypt && !strcmp(a->impl->alg, b->impl->alg);
-}
-
 static void add_member(struct session *s, size_t i)
 {
     if (s->ngrp == s->capgrp) {
@@ -43,12 +38,13 @@ static void add_member(struct session *s, size_t i)
             abort();
     }
     struct cell *c = &s->plan.cells[i];
-    struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = s->sel.threads,
+    struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = c->threads,
                               .seconds = s->sel.seconds, .samples = SCHED_SAMPLES,
-                              .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1 };
+                              .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1,
+                              .group = s->grpseq };
     memset(&c->r, 0, sizeof c->r);
     c->r.status = RES_RUNNING;
-    c->r.threads = s->sel.threads;
+    c->r.threads = c->threads;
     s->grp[s->ngrp++] = (struct member){ .cell = i, .e = engine_start(&job) };
     session_tell(s, SESSION_CELL_START, i);
 }
@@ -74,13 +70,14 @@ static void group_begin(struct session *s)
     s->ngrp = 0;
     s->sampling = -1;
     s->turn = 0;
+    s->grpseq++;
     s->grp_t0 = session_mono();
     /* Every worker holds two descriptors here; a column of many cells with -t N is split
      * into groups under SCHED_GROUP_FDS (the open-file limit, the TUI's poll array). */
     for (size_t i = first; i < s->plan.n; i++)
         if (s->plan.cells[i].r.status == RES_PENDING &&
-            same_column(&s->plan.cells[i], &s->plan.cells[first]) &&
-            (s->ngrp == 0 || (s->ngrp + 1) * (size_t)s->sel.threads * 2 <= SCHED_GROUP_FDS))
+            cell_same_column(&s->plan.cells[i], &s->plan.cells[first]) &&
+            (!s->ngrp || (s->ngrp + 1) * (size_t)s->plan.cells[first].threads * 2 <= SCHED_GROUP_FDS))
             add_member(s, i);
 }
 
@@ -100,7 +97,7 @@ void sched_begin(struct session *s)
         }
         memset(&c->r, 0, sizeof c->r);
         c->r.status = RES_PENDING;
-        c->r.threads = s->sel.threads;
+        c->r.threads = c->threads;
         session_mark_unavailable(s, c);
         s->total += c->r.status == RES_PENDING;
     }
@@ -138,31 +135,56 @@ static int pair_settled(const struct result *a, const struct result *b)
     return derive_paired(a, b, &q, &lo, &hi) && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100;
 }
 
+/* A member whose figure takes part: running, or verified and measured (derive.c compares only
+ * those). One that crashed keeps its rounds but is out. */
+static int takes_part(const struct result *r)
+{
+    return (r->status == RES_RUNNING || r->status == RES_OK) && r->nround > 0 && r->mb_per_s > 0;
+}
+
+/* g may come out as the column's slowest: it is, or its paired ratio to the slowest may be 1
+ * (too few pairs yet: its median within 5 %). The reference of the x N derive.c shows is
+ * whichever ends slowest, and near-ties swap places from round to round. */
+static int maybe_slowest(const struct result *const rs[], size_t ref, size_t g)
+{
+    double q, lo, hi;
+    if (g == ref)
+        return 1;
+    if (derive_paired(rs[g], rs[ref], &q, &lo, &hi))
+        return lo <= 1.0;
+    return rs[g]->mb_per_s <= rs[ref]->mb_per_s * 1.05;
+}
+
 int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n, size_t m,
                     int taken, double budget)
 {
     double used = 0;
-    size_t ref = n; /* the slowest member with a figure: derive.c pairs the others with it */
+    size_t ref = n, shares = 0;
     for (size_t g = 0; g < n; g++) {
         used += rs[g]->seconds;
-        if (rs[g]->nround > 0 && rs[g]->mb_per_s > 0 &&
-            (ref == n || rs[g]->mb_per_s < rs[ref]->mb_per_s))
+        shares += alive[g] || rs[g]->nround > 0; /* one that never timed has no share */
+        if (takes_part(rs[g]) && (ref == n || rs[g]->mb_per_s < rs[ref]->mb_per_s))
             ref = g;
     }
-    if (taken >= SCHED_ROUND_CAP || used >= budget * (double)n)
+    if (taken >= SCHED_ROUND_CAP || used >= budget * (double)shares)
         return 1;
     if (!stats_enough(rs[m]))
         return 0;
-    if (ref != m && ref != n)
-        return pair_settled(rs[m], rs[ref]);
+    if (ref == n)
+        return 1; /* no figure to pair with */
     for (size_t g = 0; g < n; g++)
-        if (g != m && alive[g] && !pair_settled(rs[g], rs[m]))
+        if (g != m && takes_part(rs[g]) && maybe_slowest(rs, ref, g) &&
+            !pair_settled(rs[m], rs[g]))
             return 0;
+    if (maybe_slowest(rs, ref, m))
+        for (size_t g = 0; g < n; g++)
+            if (g != m && alive[g] && takes_part(rs[g]) && !pair_settled(rs[g], rs[m]))
+                return 0;
     return 1;
 }
 
-/* After one of its rounds: does the cell stop here? */
-static void decide(struct session *s, struct member *m)
+/* After one of its rounds: does the cell stop here? 1 when it was told to. */
+static int decide(struct session *s, struct member *m)
 {
     const struct result *rs[SCHED_GROUP_FDS];
     int alive[SCHED_GROUP_FDS];
@@ -170,9 +192,11 @@ static void decide(struct session *s, struct member *m)
         rs[g] = member_result(s, &s->grp[g]);
         alive[g] = s->grp[g].e != NULL;
     }
-    if (sched_stop_rule(rs, alive, s->ngrp, (size_t)(m - s->grp), engine_rounds_taken(m->e),
-                        s->sel.seconds))
-        engine_stop(m->e);
+    if (!sched_stop_rule(rs, alive, s->ngrp, (size_t)(m - s->grp), engine_rounds_taken(m->e),
+                         s->sel.seconds))
+        return 0;
+    engine_stop(m->e);
+    return 1;
 }
 
 /* Reads every engine of the group; 1 when a cell changed. *ready: all verified. */
@@ -225,12 +249,12 @@ int sched_step(struct session *s)
     if (s->sampling >= 0) {
         struct member *m = &s->grp[s->sampling];
         if (m->e && engine_state(m->e) == ENGINE_IDLE) {
-            decide(s, m);
+            ready &= !decide(s, m);
             s->sampling = -1;
         }
     }
-    /* Timing starts when every cell of the group has verified, and no member is exiting:
-     * nothing else runs then. */
+    /* Timing starts when every cell of the group has verified, and no member is exiting
+     * (one just told to stop is): nothing else runs then. */
     if (s->sampling < 0 && ready && alive)
         next_round(s);
     if (!alive) {

@@ -24,8 +24,9 @@ static int measured;
 
 static const struct probe {
     const char *name;
-    enum feature need[2];
+    enum feature need[3];
     int nneed;
+    int mix; /* a mixed loop: throughput only */
 } probes[SIL_COUNT] = {
     [SIL_AESENC] = { "AESENC", { FEAT_AESNI }, 1 },
     [SIL_VAESENC] = { "VAESENC ymm", { FEAT_VAES, FEAT_AVX2 }, 2 },
@@ -33,7 +34,17 @@ static const struct probe {
     [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
     [SIL_SHA256RNDS2] = { "SHA256RNDS2", { FEAT_SHA }, 1 },
     [SIL_SHA1RNDS4] = { "SHA1RNDS4", { FEAT_SHA }, 1 },
+    [SIL_MIX] = { "AESENC+PCLMULQDQ mix", { FEAT_AESNI, FEAT_PCLMULQDQ }, 2, 1 },
+    [SIL_VMIX] = { "VAESENC+VPCLMULQDQ ymm mix", { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 }, 3,
+                   1 },
 };
+
+/* The mixed loops' bodies (asm/ubench.h): this many of each per UBENCH_UNROLL instructions. */
+#define MIX_AES 18
+#define MIX_CLMUL 6
+/* Blocks per GHASH reduction (two carry-less multiplies by the field's constant) per 16-byte
+ * lane: 16 on xmm, 32 as 16 pairs on ymm (the direct kernels). */
+#define REDUCE_BLOCKS 16
 
 /* The loop core_per_insn() times: an instruction's, or the dependent adds' (ADDS). */
 #define ADDS SIL_COUNT
@@ -127,6 +138,55 @@ out_free:
     return best;
 }
 
+static int need(enum silicon_insn i, char *why, size_t n)
+{
+    if (lim.insn[i].ok)
+        return 1;
+    snprintf(why, n, "%s not measured: %s", lim.insn[i].name, lim.insn[i].why);
+    return 0;
+}
+
+/* The GCM model of silicon.h on one register width: aes, clmul and their mixed loop, blocks
+ * 16-byte blocks per register. 0, or -1 and m->why. */
+static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silicon_insn mix,
+                     int blocks, struct silicon_gcm *m)
+{
+    if (!need(aes, m->why, sizeof m->why) || !need(clmul, m->why, sizeof m->why) ||
+        !need(mix, m->why, sizeof m->why))
+        return -1;
+    const struct silicon_insn_result *a = &lim.insn[aes], *p = &lim.insn[clmul];
+    double ta = MIX_AES * a->tp_core, tp = MIX_CLMUL * p->tp_core;
+    double s = (ta + tp) / ((MIX_AES + MIX_CLMUL) * lim.insn[mix].tp_core);
+    m->speedup = s < 1 ? 1 : s > 2 ? 2 : s;
+    m->aes = m->rounds * a->tp_core / blocks;
+    /* three multiplies a block, two more (PCLMULQDQ xmm) per reduction of 16 blocks */
+    m->ghash = (3 * p->tp_core + 2 * lim.insn[SIL_PCLMULQDQ].tp_core / REDUCE_BLOCKS) / blocks;
+    double hi = m->aes > m->ghash ? m->aes : m->ghash, both = (m->aes + m->ghash) / m->speedup;
+    m->cycles = both > hi ? both : hi;
+    if (both > hi * 1.02)
+        snprintf(m->bound, sizeof m->bound, "%s and %s (shared issue)", a->name, p->name);
+    else
+        snprintf(m->bound, sizeof m->bound, "%s", m->aes >= m->ghash ? a->name : p->name);
+    m->wide = blocks > 1;
+    m->ok = 1;
+    return 0;
+}
+
+/* The GCM model for rounds on width: xmm, ymm, or the faster that was measured. */
+static int gcm_model(int rounds, enum silicon_width width, struct silicon_gcm *m)
+{
+    struct silicon_gcm w = { .rounds = rounds };
+    *m = (struct silicon_gcm){ .rounds = rounds };
+    if (width == SILICON_YMM)
+        return gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, m);
+    if (gcm_width(SIL_AESENC, SIL_PCLMULQDQ, SIL_MIX, 1, m) != 0)
+        return -1;
+    if (width == SILICON_BEST && gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, &w) == 0 &&
+        w.cycles < m->cycles)
+        *m = w;
+    return 0;
+}
+
 static void measure(void)
 {
     char why[128] = "";
@@ -153,11 +213,14 @@ static void measure(void)
             ok = cpu_feature_status(p->need[k], r->why, sizeof r->why);
         if (!ok)
             continue;
-        r->lat_core = core_per_insn(i, 0, 2000, &r->lat_tsc);
+        if (!p->mix)
+            r->lat_core = core_per_insn(i, 0, 2000, &r->lat_tsc);
         r->tp_core = core_per_insn(i, 1, 4000, &r->tp_tsc);
         r->ok = 1;
     }
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
+    gcm_model(10, SILICON_BEST, &lim.gcm128);
+    gcm_model(14, SILICON_BEST, &lim.gcm256);
     lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
     lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     lim.ok = 1;
@@ -192,28 +255,20 @@ const struct silicon *silicon_get(void)
     return &lim;
 }
 
-static int need(enum silicon_insn i, char *why, size_t n)
-{
-    if (lim.insn[i].ok)
-        return 1;
-    snprintf(why, n, "%s not measured: %s", lim.insn[i].name, lim.insn[i].why);
-    return 0;
-}
-
 /* MB/s from bytes per core cycles. */
 static double rate(double bytes, double cycles)
 {
     return bytes / cycles * lim.core_mhz;
 }
 
-/* CTR: AES-NI xmm, or VAES ymm where measured and faster. */
-static int ctr_ceiling(int rounds, double *mbs, char *why, size_t n)
+/* CTR: AES-NI xmm, VAES ymm, or the faster that was measured. */
+static int ctr_ceiling(int rounds, enum silicon_width width, double *mbs, char *why, size_t n)
 {
-    if (!need(SIL_AESENC, why, n))
+    if (!need(width == SILICON_YMM ? SIL_VAESENC : SIL_AESENC, why, n))
         return -1;
     const struct silicon_insn_result *a = &lim.insn[SIL_AESENC], *v = &lim.insn[SIL_VAESENC];
-    double x = rate(16, rounds * a->tp_core);
-    if (v->ok && rate(32, rounds * v->tp_core) > x) {
+    double x = width == SILICON_YMM ? 0 : rate(16, rounds * a->tp_core);
+    if (width != SILICON_XMM && v->ok && rate(32, rounds * v->tp_core) > x) {
         *mbs = rate(32, rounds * v->tp_core);
         snprintf(why, n, "32 B per %d x VAESENC ymm recip. throughput %.2f core cycles",
                  rounds, v->tp_core);
@@ -242,25 +297,21 @@ static int cbc_ceiling(int r, int decrypt, double *mbs, char *model, size_t n)
     return 0;
 }
 
-/* GCM: the slower of CTR and GHASH (PCLMULQDQ xmm, or VPCLMULQDQ ymm where faster). */
-static int gcm_ceiling(int r, double *mbs, char *model, size_t n)
+/* GCM: the model of silicon.h, per 16-byte block. */
+static int gcm_ceiling(int r, enum silicon_width width, double *mbs, char *model, size_t n)
 {
-    char ctr[160];
-    if (ctr_ceiling(r, mbs, ctr, sizeof ctr) != 0)
-        return snprintf(model, n, "%s", ctr), -1;
-    if (!need(SIL_PCLMULQDQ, model, n))
-        return -1;
-    const struct silicon_insn_result *p = &lim.insn[SIL_PCLMULQDQ];
-    const struct silicon_insn_result *v = &lim.insn[SIL_VPCLMULQDQ];
-    double g = rate(16, 3 * p->tp_core);
-    int wide = v->ok && rate(32, 3 * v->tp_core) > g;
-    if (wide)
-        g = rate(32, 3 * v->tp_core);
-    snprintf(model, n, "min(CTR: %s; GHASH: %d B per 3 x %s recip. throughput %.2f core "
-             "cycles)", ctr, wide ? 32 : 16, wide ? v->name : p->name,
-             wide ? v->tp_core : p->tp_core);
-    if (g < *mbs)
-        *mbs = g;
+    struct silicon_gcm m;
+    if (gcm_model(r, width, &m) != 0)
+        return snprintf(model, n, "%s", m.why), -1;
+    const char *aes = lim.insn[m.wide ? SIL_VAESENC : SIL_AESENC].name;
+    const char *clmul = lim.insn[m.wide ? SIL_VPCLMULQDQ : SIL_PCLMULQDQ].name;
+    *mbs = rate(16, m.cycles);
+    snprintf(model, n, "per 16 B: AES %d x %s = %.2f core cycles, GHASH 3 x %s + reduction = "
+             "%.2f%s; "
+             "together %.2fx faster than one after the other (mixed loop): %.2f cycles, bound by "
+             "%s", r, aes, m.aes, clmul, m.ghash, m.wide ? " (two blocks per instruction)" : "",
+             m.speedup, m.cycles,
+             m.bound);
     return 0;
 }
 
@@ -288,13 +339,23 @@ static int modelled(const struct algo *a)
 
 int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, size_t n)
 {
+    return silicon_ceiling_width(alg, decrypt, SILICON_BEST, mb_per_s, why, n);
+}
+
+int silicon_ceiling_width(const char *alg, int decrypt, enum silicon_width width,
+                          double *mb_per_s, char *why, size_t n)
+{
     const struct algo *a = algo_find(alg);
     char model[400];
     double mbs = 0;
     *mb_per_s = 0;
     /* Decided before measuring, so a run of md5 alone never pays for microbenchmarks. */
     if (!modelled(a)) {
-        snprintf(why, n, "no ceiling model for %s", alg);
+        snprintf(why, n, "no ceiling model for %s%s", alg,
+                 a && a->mode == ALGO_MODE_CHACHA20_POLY1305
+                     ? ": no crypto instruction carries it (vector adds, XORs, rotates and "
+                       "64-bit multiplies, which these microbenchmarks do not measure)"
+                     : "");
         return -1;
     }
     if (silicon_measure() != 0) {
@@ -305,9 +366,9 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
     if (a->rounds && a->mode == ALGO_MODE_CBC)
         e = cbc_ceiling(r, decrypt, &mbs, model, sizeof model);
     else if (a->rounds && a->mode == ALGO_MODE_CTR)
-        e = ctr_ceiling(r, &mbs, model, sizeof model);
+        e = ctr_ceiling(r, width, &mbs, model, sizeof model);
     else if (a->rounds)
-        e = gcm_ceiling(r, &mbs, model, sizeof model);
+        e = gcm_ceiling(r, width, &mbs, model, sizeof model);
     else if (!strcmp(a->id, "sha256"))
         e = sha_ceiling(SIL_SHA256RNDS2, 32, &mbs, model, sizeof model);
     else
@@ -317,6 +378,16 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
     *mb_per_s = mbs;
     snprintf(why, n, "%s at %.0f MHz core", model, lim.core_mhz);
     return 0;
+}
+
+static void describe_gcm(FILE *out, const struct silicon_gcm *m)
+{
+    if (!m->ok)
+        fprintf(out, "limits gcm %d rounds: no model: %s\n", m->rounds, m->why);
+    else
+        fprintf(out, "limits gcm %d rounds: %s, per 16 B AES %.2f, GHASH %.2f, together %.2fx: "
+                "%.2f cycles, bound by %s\n", m->rounds, m->wide ? "ymm" : "xmm", m->aes,
+                m->ghash, m->speedup, m->cycles, m->bound);
 }
 
 void silicon_describe(FILE *out)
@@ -331,10 +402,15 @@ void silicon_describe(FILE *out)
         const struct silicon_insn_result *r = &lim.insn[i];
         if (!r->ok)
             fprintf(out, "limits %s: not measured: %s\n", r->name, r->why);
+        else if (probes[i].mix)
+            fprintf(out, "limits %s: %.2f [%.2f] per instruction (%d + %d a body)\n", r->name,
+                    r->tp_core, r->tp_tsc, MIX_AES, MIX_CLMUL);
         else
             fprintf(out, "limits %s: latency %.2f [%.2f], reciprocal throughput %.2f [%.2f]\n",
                     r->name, r->lat_core, r->lat_tsc, r->tp_core, r->tp_tsc);
     }
+    describe_gcm(out, &lim.gcm128);
+    describe_gcm(out, &lim.gcm256);
     fprintf(out, "limits memcpy: %.0f MB/s (16 KiB), %.0f MB/s (16 MiB)\n", lim.memcpy_l1_mb_s,
             lim.memcpy_ram_mb_s);
     for (size_t i = 0; i < algo_count; i++) {

@@ -8,11 +8,25 @@
  *   CBC decrypt  16 B per rounds x AESENC reciprocal throughput (AESDEC taken as AESENC)
  *   CTR          the better of 16 B per rounds x AESENC recip. throughput and, with VAES on
  *                ymm, 32 B per rounds x VAESENC recip. throughput
- *   GCM          min(CTR, GHASH); GHASH = 16 B per 3 PCLMULQDQ (Karatsuba) recip. throughput,
- *                or 32 B per 3 VPCLMULQDQ on ymm where measured and better
+ *   GCM          per block, the AES rounds on the AES unit, a = rounds x AESENC recip.
+ *                throughput, and on theirs GHASH's three carry-less multiplies (Karatsuba)
+ *                and its reduction (two PCLMULQDQ per 16 blocks, per 32 on ymm),
+ *                g = (3 + 2 / 16) x PCLMULQDQ recip. throughput; the two issue together as
+ *                well as a mixed loop shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A
+ *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
+ *                (1: one shared issue; separate units give t = max(A, P)); a block takes
+ *                max(a, g, (a + g) / s), bound by the AES unit (a), the carry-less multiplier
+ *                (g) or both (shared issue, the third term: Zen 3, where PCLMULQDQ takes an
+ *                AES pipe). Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm
+ *                and their own mixed loop, whichever is faster. The byte shuffles and XORs
+ *                around the multiplies are not counted (on Zen 3 they share the AES ports:
+ *                that is the distance left to a kernel).
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
- * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. Instructions the CPU lacks or that
+ * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. ChaCha20-Poly1305 has no model: no
+ * crypto instruction carries it (ChaCha20 is vector adds, XORs and rotates, Poly1305 scalar
+ * 64-bit multiplies), so its limit is the generic SIMD and multiplier throughput, which these
+ * single-instruction loops do not measure. Instructions the CPU lacks or that
  * ACCELSCOPE_DENY denies are not run, and algorithms needing them have no ceiling. */
 #ifndef ACCELSCOPE_SILICON_H
 #define ACCELSCOPE_SILICON_H
@@ -22,6 +36,7 @@
 
 enum silicon_insn {
     SIL_AESENC, SIL_VAESENC, SIL_PCLMULQDQ, SIL_VPCLMULQDQ, SIL_SHA256RNDS2, SIL_SHA1RNDS4,
+    SIL_MIX, SIL_VMIX, /* GCM's mixed loops (xmm, ymm): throughput only, per instruction */
     SIL_COUNT
 };
 
@@ -33,6 +48,18 @@ struct silicon_insn_result {
     double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
 };
 
+/* The GCM model for one key size (see above), in core cycles per 16-byte block. */
+struct silicon_gcm {
+    int ok;
+    int rounds;
+    int wide;             /* the ymm pair (VAES, VPCLMULQDQ) is the faster */
+    double aes, ghash;    /* a and g per 16 B */
+    double speedup;       /* s of the mixed loop */
+    double cycles;        /* the model's time per 16 B */
+    char bound[64];       /* which unit bounds it: "AESENC", "PCLMULQDQ", "... (shared issue)" */
+    char why[128];        /* when not ok */
+};
+
 struct silicon {
     int ok;               /* the clocks could be measured */
     char why[128];
@@ -41,6 +68,7 @@ struct silicon {
     double memcpy_ram_mb_s;  /* 16 MiB buffers, the largest job size */
     double measure_ms;       /* what silicon_measure took */
     struct silicon_insn_result insn[SIL_COUNT];
+    struct silicon_gcm gcm128, gcm256; /* the GCM model for AES-128 and AES-256 */
 };
 
 /* Runs the microbenchmarks once (~100-300 ms), later calls return the cached result.
@@ -58,6 +86,12 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
  * quoted at the clock silicon_measure() saw; scale by now / silicon_get()->core_mhz to compare
  * with a run made while the clock was lower (turbo, a busy host). */
 double silicon_core_mhz_now(void);
+
+/* Which registers CTR and GCM ceilings may assume: the best measured, or one width (the
+ * ceiling of a kernel of that width; no ceiling where that width was not measured). */
+enum silicon_width { SILICON_BEST, SILICON_XMM, SILICON_YMM };
+int silicon_ceiling_width(const char *alg, int decrypt, enum silicon_width width,
+                          double *mb_per_s, char *why, size_t n);
 
 /* Whether alg has a ceiling model at all (decided without measuring anything). */
 int silicon_has_model(const char *alg);

@@ -7,7 +7,9 @@ void cmd_usage(FILE *o)
 {
     fputs(
 "Usage: accelscope                 interactive explorer (TUI)\n"
-"       accelscope demo            stage demo: big bars, cycles through algorithms\n"
+"       accelscope demo [--against FILE.csv]\n"
+"                                  stage demo: big bars, cycles through algorithms; with\n"
+"                                  --against, a saved run's board beside this one\n"
 "       accelscope info [--clock] [--limits]\n"
 "                                  CPU features, OpenSSL, kernel, clocks, implementations;\n"
 "                                  --clock measures the core clock (~0.2 s), --limits the\n"
@@ -30,10 +32,12 @@ void cmd_usage(FILE *o)
 "                         hw (crypto instructions), kernel (AF_ALG), or 'all' (default)\n"
 "  -i, --impl LIST        only these implementation names (see 'accelscope info')\n"
 "  -x, --exclude LIST     never these implementation names\n"
-"  -t, --threads N        N workers at once, each on a CPU of its own, throughput summed\n"
-"                         (1 to the CPUs this process may use; default 1)\n"
-"  -T, --time SECONDS     timed seconds per cell, the budget (0.01 to 600; default 0.3); a\n"
-"                         cell stops early once its figure and its xN are known to +-2 %\n"
+"  -t, --threads LIST     N workers at once, each on a CPU of its own, throughput summed;\n"
+"                         a list (1,2,4,all: all = the CPUs this process may use) makes\n"
+"                         a cell per count and a scaling table (default 1)\n"
+"  -T, --time SECONDS     timed seconds per cell, a budget the cells of one algorithm and size\n"
+"                         share (0.01 to 600; default 0.3); a cell stops early once its\n"
+"                         figure and its xN are known to +-2 %, and takes 48 rounds at most\n"
 "  -d, --decrypt          measure the decrypt direction of ciphers and AEADs\n"
 "  -c, --csv FILE|-       write one row per measurement (RFC 4180); '-' = standard output\n"
 "  -o, --out FILE         write by extension: .csv (as --csv), .md (Markdown), .json\n"
@@ -63,7 +67,11 @@ void cmd_usage(FILE *o)
 "  NO_COLOR                             TUI without colour\n"
 "  XDG_DATA_HOME                        runs are kept in its accelscope/results\n"
 "                                       (default ~/.local/share/accelscope/results)\n"
+"TUI keys (? lists them all): r run, 1-6 views, s setup, e export by extension (.csv .md\n"
+"  .json .svg), o open a saved run beside this one (compare view), d demo, q quit.\n"
+"  The TUI saves every finished run (setup: save runs on/off); its status line says where.\n"
 "Exit status: 0 ok; 1 a cell crashed, timed out, failed or gave wrong output, or a --csv or\n"
-"--out file could not be written; 2 bad usage (compare: also a missing or malformed file).\n",
+"--out file could not be written; 2 bad usage (compare, demo --against: also a missing or\n"
+"malformed file).\n",
         o);
 }

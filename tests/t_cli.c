@@ -1,6 +1,7 @@
 /* The command line end to end (ACCELSCOPE_BIN, default ./accelscope): help and version, every
  * bad input (exit 2, a message naming what is accepted, no file), and a real run whose CSV
  * is parsed back. */
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -55,8 +56,10 @@ static void test_bad_input(const char *dir)
         { "-s 32M", "16 MiB" },
         { "-a aes-128-cbc -s 100", "multiple of" },
         { "-a idea-cbc -s 12", "8-byte" },
-        { "-t 100000", "online CPUs" },
-        { "-t 0", "online CPUs" },
+        { "-t 100000", "this process may use" },
+        { "-t 0", "this process may use" },
+        { "-t 1,x", "bad thread count 'x'" },
+        { "-t ''", "empty thread list" },
         { "--time 0", "seconds" },
         { "-a sha256 -s 16 -i no-such-impl", "openssl-simd" },
         { "-a ''", "accepted" },
@@ -90,6 +93,29 @@ static void test_bad_input(const char *dir)
     CHECK(kept && !strcmp(kept, "precious\n"), "existing CSV untouched");
     free(kept);
     unlink(csv);
+}
+
+/* Runs args (a portable-only run with CSV on stdout): every row ok; the idea-cbc row was
+ * verified against OpenSSL where OpenSSL has IDEA, else against no_ref. */
+static void portable_rows(const char *args, const char *no_ref)
+{
+    int rc = sh(args);
+    CHECK(rc == 0, "%s: every portable row verifies and measures (exit %d): %s", args, rc, err);
+    static struct csvr c;
+    if (csvr_parse(&c, out)) {
+        CHECK(0, "%s: CSV parses", args);
+        return;
+    }
+    int alg = csvr_col(&c, "algorithm"), ref = csvr_col(&c, "verified_against"), idea = 0;
+    for (int r = 1; r < c.nrows && alg >= 0 && ref >= 0; r++)
+        if (!strcmp(c.f[r][alg], "idea-cbc")) {
+            idea++;
+            CHECK(!strcmp(c.f[r][ref], no_ref) || !strncmp(c.f[r][ref], "openssl", 7),
+                  "%s: idea-cbc verified against '%s' (want '%s' or OpenSSL)", args, c.f[r][ref],
+                  no_ref);
+        }
+    CHECK(idea == 1, "%s: one idea-cbc row (%d)", args, idea);
+    csvr_free(&c);
 }
 
 static void test_run_csv(const char *dir)
@@ -133,12 +159,11 @@ static void test_run_csv(const char *dir)
     rc = sh("run -a md5 -s 64 -p hw --time 0.02 --csv -");
     CHECK(rc == 0 && !strncmp(out, "timestamp,", 10) && strstr(err, "md5"), "--csv - ");
 
-    /* Every portable row verifies, also where OpenSSL offers no reference (IDEA in OpenSSL
-     * 3's default provider): the known answer alone is then the check, and says so. */
-    rc = sh("run -i portable -s 16 --time 0.02 --csv -");
-    CHECK(rc == 0, "every portable row verifies and measures (exit %d): %s", rc, err);
-    CHECK(strstr(out, "idea-cbc") && strstr(out, ",known answer,"),
-          "idea-cbc verified against its known answer: %.300s", strstr(out, "idea-cbc"));
+    /* Every portable row verifies, in both directions, also where OpenSSL offers no reference
+     * (IDEA in OpenSSL 3's default provider): then the known answer, and for decrypt a round
+     * trip at the job's size, is the check, and the row says so. */
+    portable_rows("run -i portable -s 16 --time 0.02 --csv -", "known answer");
+    portable_rows("run -i portable -s 16 -d --time 0.02 --csv -", "known answer+round trip");
 
     /* The fault injections surface in the table and CSV and the exit status says so. */
     setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
@@ -151,6 +176,35 @@ static void test_run_csv(const char *dir)
     unsetenv("ACCELSCOPE_TEST_FAULTS");
 }
 
+/* -t 1,2: one CSV row per thread count and the scaling table; on one CPU, 2 refused and why. */
+static void test_threads(void)
+{
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        cpus = CPU_COUNT(&mine);
+    int rc = sh("run -a aes-128-ctr -s 16384 -i portable -t 1,2 -T 0.3 --csv -");
+    if (cpus < 2) {
+        CHECK(rc == 2 && strstr(err, "more than the 1 CPU this process may use"),
+              "one CPU: -t 1,2 refused naming the maximum: %s", err);
+        UNAVAILABLE("-t 1,2 run", "this process may use one CPU");
+        return;
+    }
+    CHECK(rc == 0, "-t 1,2 runs (rc %d): %s", rc, err);
+    static struct csvr c;
+    int th[3] = { 0 }, rows = 0;
+    if (csvr_parse(&c, out) == 0) {
+        int t = csvr_col(&c, "threads"), st = csvr_col(&c, "status");
+        for (int r = 1; r < c.nrows && t >= 0 && st >= 0; r++, rows++)
+            if (!strcmp(c.f[r][st], "ok") && atoi(c.f[r][t]) >= 1 && atoi(c.f[r][t]) <= 2)
+                th[atoi(c.f[r][t])]++;
+        csvr_free(&c);
+    }
+    CHECK(rows == 2 && th[1] == 1 && th[2] == 1, "two rows, threads 1 and 2 (%d rows: %d, %d)",
+          rows, th[1], th[2]);
+    CHECK(strstr(err, "portable, 2 thr") && strstr(err, "scaling:") && strstr(err, "efficiency"),
+          "the table says the thread count per row, then the scaling table: %s", err);
+}
 
 /* `compare`: bad usage and bad files exit 2 with what is wrong; two machines side by side in
  * every format. */
@@ -265,6 +319,7 @@ int main(void)
     test_help();
     test_bad_input(dir);
     test_run_csv(dir);
+    test_threads();
     test_compare(dir);
     test_out_save(dir);
     char cmd[300];

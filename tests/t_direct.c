@@ -61,9 +61,10 @@ static int evp_cipher(const char *name, const uint8_t *key, const uint8_t *iv, i
     return ok ? 0 : -1;
 }
 
-/* One AEAD op as src/impl.h has it: algo_aad, out = ct || tag. */
-static int evp_seal(const char *name, const uint8_t *key, const uint8_t *nonce,
-                    const uint8_t *in, size_t len, uint8_t *out)
+/* GCM sealing with alen bytes of AAD: out = ct || tag. */
+static int evp_seal_aad(const char *name, const uint8_t *key, const uint8_t *nonce,
+                        const uint8_t *aad, size_t alen, const uint8_t *in, size_t len,
+                        uint8_t *out)
 {
     EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, name, NULL);
     EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
@@ -71,13 +72,20 @@ static int evp_seal(const char *name, const uint8_t *key, const uint8_t *nonce,
     int ok = c && x && EVP_EncryptInit_ex(x, c, NULL, NULL, NULL) &&
              EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) &&
              EVP_EncryptInit_ex(x, NULL, NULL, key, nonce) &&
-             EVP_EncryptUpdate(x, NULL, &al, algo_aad, ALGO_AAD_LEN) &&
+             (alen == 0 || EVP_EncryptUpdate(x, NULL, &al, aad, (int)alen)) &&
              EVP_EncryptUpdate(x, out, &ol, in, (int)len) &&
              EVP_EncryptFinal_ex(x, out + ol, &fl) &&
              EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + len);
     EVP_CIPHER_CTX_free(x);
     EVP_CIPHER_free(c);
     return ok ? 0 : -1;
+}
+
+/* One AEAD op as src/impl.h has it: algo_aad, out = ct || tag. */
+static int evp_seal(const char *name, const uint8_t *key, const uint8_t *nonce,
+                    const uint8_t *in, size_t len, uint8_t *out)
+{
+    return evp_seal_aad(name, key, nonce, algo_aad, ALGO_AAD_LEN, in, len, out);
 }
 
 static int evp_reference(const struct algo *a, const uint8_t *key, const uint8_t *iv,
@@ -193,11 +201,40 @@ static int usable(const struct impl *im)
     return im && im->check(im, why, sizeof why) == 0;
 }
 
+/* One GCM record through every usable direct GCM impl of its algorithm (stitched and
+ * two-pass), sealed and opened in place with the record's own AAD; the impls it ran. */
+static int kat_gcm_impls(const char *alg, const uint8_t *key, const uint8_t *iv,
+                         const uint8_t *aad, size_t al, const uint8_t *pt, const uint8_t *ct,
+                         const uint8_t *tag, size_t pl, const char *where)
+{
+    size_t n;
+    const struct impl *v = backend_direct.impls(&n);
+    int ran = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(v[i].alg, alg) != 0 || v[i].op != direct_x86_gcm_op || !usable(&v[i]))
+            continue;
+        uint8_t buf[MAXLEN + 16];
+        struct run r;
+        memcpy(buf, pt, pl);
+        int ok = run_init(&r, &v[i], key, iv, 0) == 0 &&
+                 direct_x86_gcm_aad_op(r.ctx, aad, al, buf, buf, pl) == 0 &&
+                 memcmp(buf, ct, pl) == 0 && memcmp(buf + pl, tag, 16) == 0;
+        run_done(&r);
+        ok = ok && run_init(&r, &v[i], key, iv, 1) == 0 &&
+             direct_x86_gcm_aad_op(r.ctx, aad, al, buf, buf, pl) == 0 &&
+             memcmp(buf, pt, pl) == 0;
+        run_done(&r);
+        CHECK(ok, "%s/%s %s", alg, v[i].name, where);
+        ran++;
+    }
+    return ran;
+}
+
 static void kat_ciphers(void)
 {
     struct vec_file vf;
     struct vec_rec r = { 0 };
-    int n_cbc = 0, n_ctr = 0, n_gcm = 0;
+    int n_cbc = 0, n_ctr = 0, n_gcm = 0, n_gcm_impl = 0;
     if (vec_open(&vf, "evpciph_aes_common.txt") != 0) {
         CHECK(0, "%s", vf.why);
         return;
@@ -225,6 +262,9 @@ static void kat_ciphers(void)
             CHECK(memcmp(out, ct, pl) == 0 && memcmp(t, tag, 16) == 0,
                   "GCM kernels %s:%d [%s]", vf.path, r.line, r.title);
             n_gcm++;
+            char where[700];
+            snprintf(where, sizeof where, "%s:%d [%s]", vf.path, r.line, r.title);
+            n_gcm_impl += kat_gcm_impls(alg, key, iv, aad, aad ? al : 0, pt, ct, tag, pl, where);
             continue;
         }
         int cbc = strstr(alg, "-cbc") != NULL, ctr = strstr(alg, "-ctr") != NULL;
@@ -248,7 +288,8 @@ static void kat_ciphers(void)
     if (usable(direct_find("aes-128-ctr", "direct")))
         CHECK(n_ctr >= 6, "too few CTR vectors ran: %d", n_ctr);
     if (usable(direct_find("aes-128-gcm", "direct")))
-        CHECK(n_gcm >= 8, "too few GCM vectors ran: %d", n_gcm);
+        CHECK(n_gcm >= 8 && n_gcm_impl >= 8, "too few GCM vectors ran: %d (%d through "
+              "the impls)", n_gcm, n_gcm_impl);
 }
 
 static void kat_digests(void)
@@ -376,6 +417,97 @@ static void diff_aead_sequence(const struct impl *im, const struct algo *a)
     run_done(&r);
 }
 
+/* GCM with any AAD (the op fixes algo_aad's 13 bytes): direct_x86_gcm_aad_op against
+ * OpenSSL at random lengths 0..4096 (and each group edge) with random AAD of 0..299 bytes, in
+ * place, sealed and opened; a flipped AAD bit must be refused. */
+static void diff_gcm_aad(const struct impl *im, const struct algo *a)
+{
+    static uint8_t in[MAXLEN + 16], want[MAXLEN + 16], buf[MAXLEN + 16], aad[300];
+    uint8_t key[32], nonce[12];
+    int bad = 0;
+    for (int t = 0; t < 300 && bad < 5; t++) {
+        size_t len = t < 40 ? (size_t)(t / 4) * 128 + (size_t)t % 4 * 16 - (t % 4 == 3)
+                            : rnd() % (MAXLEN + 1);
+        size_t alen = t % 5 == 0 ? 0 : rnd() % sizeof aad;
+        struct run r;
+        fill(key, 32), fill(nonce, 12), fill(in, len), fill(aad, alen);
+        CHECK(evp_seal_aad(a->evp, key, nonce, aad, alen, in, len, want) == 0, "reference");
+        memcpy(buf, in, len);
+        int ok = run_init(&r, im, key, nonce, 0) == 0 &&
+                 direct_x86_gcm_aad_op(r.ctx, aad, alen, buf, buf, len) == 0 &&
+                 memcmp(buf, want, len + 16) == 0;
+        run_done(&r);
+        ok = ok && run_init(&r, im, key, nonce, 1) == 0 &&
+             direct_x86_gcm_aad_op(r.ctx, aad, alen, buf, buf, len) == 0 &&
+             memcmp(buf, in, len) == 0;
+        if (ok && alen) {
+            memcpy(buf, want, len + 16);
+            aad[rnd() % alen] ^= (uint8_t)(1u << (rnd() % 8));
+            ok = direct_x86_gcm_aad_op(r.ctx, aad, alen, buf, buf, len) != 0;
+        }
+        run_done(&r);
+        CHECK(ok, "%s/%s: length %zu with %zu bytes of AAD differs from OpenSSL", a->id,
+              im->name, len, alen);
+        bad += !ok;
+    }
+}
+
+typedef size_t gcm_kernel(const struct direct_aes_key *, const struct direct_ghash_key *,
+                          struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
+
+/* A stitched kernel's counter is GCM's inc32 (SP 800-38D 6.2: the low 32 bits wrap, the
+ * rest stays), and the state it leaves (next counter, GHASH of its ciphertext) carries on:
+ * checked against single blocks E(ctr) and direct_ghash over a counter that wraps mid-call. */
+static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned start,
+                            const char *name)
+{
+    enum { NB = 48 };
+    static const uint8_t zero[16];
+    uint8_t key[16], h[16], in[NB * 16], got[NB * 16], want[NB * 16], ctr[16], ks[16], y[16];
+    struct direct_aes_key k;
+    struct direct_ghash_key gk;
+    struct direct_gcm_state st;
+    fill(key, 16), fill(in, sizeof in), fill(st.ctr, 12), fill(st.y, 16);
+    st.ctr[12] = st.ctr[13] = st.ctr[14] = 0xff, st.ctr[15] = (uint8_t)start;
+    direct_aes_set_encrypt_key(&k, key, 128);
+    direct_aes_encrypt_block(&k, h, zero);
+    direct_ghash_init(&gk, h);
+    direct_ghash_shift(&gk);
+    memcpy(ctr, st.ctr, 16), memcpy(y, st.y, 16);
+    for (int b = 0; b < NB; b++) {
+        direct_aes_encrypt_block(&k, ks, ctr);
+        for (int i = 0; i < 16; i++)
+            want[b * 16 + i] = in[b * 16 + i] ^ ks[i];
+        for (int i = 15; i >= 12 && ++ctr[i] == 0; i--)
+            ;
+    }
+    direct_ghash(y, &gk, decrypt ? in : want, NB);
+    size_t done = fn(&k, &gk, &st, got, in, NB + group - 1);
+    CHECK(done == NB && memcmp(got, want, sizeof want) == 0 && memcmp(st.ctr, ctr, 16) == 0 &&
+              memcmp(st.y, y, 16) == 0,
+          "%s from ...ffffff%02x: %zu blocks done, output, counter or GHASH differs across a "
+          "32-bit counter wrap", name, start, done);
+}
+
+/* Every last counter byte a group can start from near the wrap: the kernels step that byte
+ * alone while it cannot carry, so each side of that bound is met. */
+static void check_gcm_wraps(gcm_kernel *enc, gcm_kernel *dec, size_t group, const char *name)
+{
+    for (unsigned start = 0x100 - 2 * (unsigned)group; start <= 0xff; start++) {
+        check_gcm_inc32(enc, 0, group, start, name);
+        check_gcm_inc32(dec, 1, group, start, name);
+    }
+}
+
+static void check_gcm_kernels(void)
+{
+    if (usable(direct_find("aes-128-gcm", "direct")))
+        check_gcm_wraps(direct_aes_gcm_enc, direct_aes_gcm_dec, 8, "direct_aes_gcm_enc/dec");
+    if (usable(direct_find("aes-128-gcm", "direct-vaes")))
+        check_gcm_wraps(direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16,
+                        "direct_aes_gcm_enc/dec_vaes");
+}
+
 /* ---- the instructions ---- */
 struct opcode {
     const char *kernel;
@@ -383,34 +515,46 @@ struct opcode {
     uint8_t bytes[4];
     size_t n;
     const char *insn;
+    size_t within; /* bytes from the entry searched */
 };
 
 /* Each kernel's code must contain its instruction's encoding (Intel SDM vol. 2) within its
- * first 320 bytes (each kernel's first one sits within ~300; every kernel that far is still
- * code): proof the impl's output comes from the crypto instructions, not a table. */
+ * first bytes (320; each kernel's first one sits within ~300; the stitched GCM kernels, over
+ * 1.5 KiB each, 640: every kernel that far is still code): proof the impl's output comes
+ * from the crypto instructions, not a table. */
 static void check_opcodes(void)
 {
     static const struct opcode ops[] = {
         { "direct_aes_cbc_encrypt", (const void *)direct_aes_cbc_encrypt,
-          { 0x0f, 0x38, 0xdc }, 3, "AESENC" },
+          { 0x0f, 0x38, 0xdc }, 3, "AESENC", 320 },
         { "direct_aes_cbc_decrypt", (const void *)direct_aes_cbc_decrypt,
-          { 0x0f, 0x38, 0xde }, 3, "AESDEC" },
-        { "direct_aes_ctr", (const void *)direct_aes_ctr, { 0x0f, 0x38, 0xdc }, 3, "AESENC" },
+          { 0x0f, 0x38, 0xde }, 3, "AESDEC", 320 },
+        { "direct_aes_ctr", (const void *)direct_aes_ctr, { 0x0f, 0x38, 0xdc }, 3, "AESENC",
+          320 },
         { "direct_aes_ctr_vaes", (const void *)direct_aes_ctr_vaes, { 0xc4, 0xc2, 0x7d, 0xdc },
-          4, "VAESENC ymm" },
+          4, "VAESENC ymm", 320 },
         { "direct_ghash", (const void *)direct_ghash, { 0x0f, 0x3a, 0x44 }, 3,
-          "PCLMULQDQ" },
+          "PCLMULQDQ", 320 },
+        /* the stitched kernels set up two ways of counting first; each is over 1.5 KiB */
+        { "direct_aes_gcm_enc", (const void *)direct_aes_gcm_enc, { 0x0f, 0x38, 0xdc }, 3,
+          "AESENC", 640 },
+        { "direct_aes_gcm_dec", (const void *)direct_aes_gcm_dec, { 0x0f, 0x3a, 0x44 }, 3,
+          "PCLMULQDQ", 640 },
+        { "direct_aes_gcm_enc_vaes", (const void *)direct_aes_gcm_enc_vaes,
+          { 0xc4, 0xc2, 0x7d, 0xdc }, 4, "VAESENC ymm", 640 },
+        { "direct_aes_gcm_dec_vaes", (const void *)direct_aes_gcm_dec_vaes,
+          { 0xc4, 0x63, 0x15, 0x44 }, 4, "VPCLMULQDQ ymm", 640 },
         { "direct_ghash_vpclmul", (const void *)direct_ghash_vpclmul, { 0xc4, 0xe3, 0x5d, 0x44 },
-          4, "VPCLMULQDQ ymm" },
+          4, "VPCLMULQDQ ymm", 320 },
         { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,
-          "SHA256RNDS2" },
+          "SHA256RNDS2", 320 },
         { "direct_sha1_blocks", (const void *)direct_sha1_blocks, { 0x0f, 0x3a, 0xcc }, 3,
-          "SHA1RNDS4" },
+          "SHA1RNDS4", 320 },
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         const uint8_t *p = ops[i].fn;
         int found = 0;
-        for (size_t j = 0; j + ops[i].n <= 320 && !found; j++)
+        for (size_t j = 0; j + ops[i].n <= ops[i].within && !found; j++)
             found = memcmp(p + j, ops[i].bytes, ops[i].n) == 0;
         CHECK(found, "%s holds no %s", ops[i].kernel, ops[i].insn);
     }
@@ -506,9 +650,12 @@ int main(void)
             diff_chain(im, a, NULL);
         if (a->kind == ALGO_CIPHER && a->block == 1)
             check_ctr_carry(im, a);
-        if (a->kind == ALGO_AEAD)
+        if (a->kind == ALGO_AEAD) {
             diff_aead_sequence(im, a);
+            diff_gcm_aad(im, a);
+        }
     }
+    check_gcm_kernels();
     return check_done();
 }
 

@@ -263,9 +263,16 @@ static void test_timed_seconds(void)
         double s = atof(c.f[r][col]);
         const double round = 0.5 / SCHED_SAMPLES;
         double want = (atof(c.f[r][kept]) + atof(c.f[r][retaken])) * round;
-        CHECK(s <= 0.75 && s >= 0.9 * want && s <= 1.1 * want + 0.01,
-              "-T 0.5: seconds column %.3f is its %.0f rounds of %.3f s, within the budget", s,
-              want / round, round);
+        CHECK(s <= 0.75 && s >= 0.9 * want, "-T 0.5: seconds column %.3f within the budget, "
+              "not short of its %.0f rounds of %.3f s", s, want / round, round);
+        /* A disturbed round was descheduled, maybe in its last batch, which stretches it by
+         * a scheduler slice: the calibration's accuracy shows in undisturbed rounds only. */
+        if (atoi(c.f[r][retaken]) == 0)
+            CHECK(s <= 1.1 * want + 0.01, "-T 0.5: seconds column %.3f is its %.0f rounds of "
+                  "%.3f s", s, want / round, round);
+        else
+            printf("UNAVAILABLE: calibration accuracy: %s of the rounds were descheduled\n",
+                   c.f[r][retaken]);
     }
     csvr_free(&c);
 }

@@ -26,7 +26,7 @@ enum ui_role {
 enum ui_glyph { G_YES, G_NO, G_PART, G_CURSOR, G_TIMES, G_PM, G_DOT, G_ELLIPSIS, G_MARK,
                 G_LEFT, G_RIGHT, G_ARROW, G_COUNT };
 
-enum ui_view { V_PATHS, V_SIZES, V_MATRIX, V_MACHINE, V_SETUP, V_COUNT };
+enum ui_view { V_PATHS, V_SIZES, V_MATRIX, V_MACHINE, V_SETUP, V_SCALING, V_COUNT };
 
 struct rect { int y, x, h, w; };
 
@@ -123,6 +123,7 @@ void machine_view_end(void);
 int machine_view_wait(void);          /* blocks until the info child is done; for bench.c */
 void setup_view_draw(struct rect r);   int setup_view_key(int ch);   /* view_setup.c */
 int setup_view_editing(void);
+void scaling_view_draw(struct rect r); int scaling_view_key(int ch); /* view_scaling.c */
 int panel_impls_init(void);            /* panel_impls.c: builds the items, returns how many */
 void panel_impls_draw(struct rect r, int cursor, int top, ui_hit_fn hit, int hitbase);
 void panel_impls_toggle(struct selection *sel, int k); /* space, Enter or a click on item k */
@@ -173,6 +174,33 @@ void chart_list_draw(struct rect r, struct chart_row *rows, size_t nrows, int vi
 int chart_list_key(int ch, int view);
 int chart_step_key(int ch, int *idx, int n);
 struct chart_row *chart_rows(size_t need);
+
+/* view_compare.c: saved runs beside this one, one bar per machine and path (compare.h). */
+struct compare_table;
+int cmpv_load(const char *path, char *why, size_t n); /* another side; shows the view */
+size_t cmpv_nfiles(void);
+const char *cmpv_file(size_t i);
+int cmpv_showing(void);                 /* the compare view stands in for the current view */
+void cmpv_show(int on);                 /* on only when a file is open */
+void cmpv_invalidate(void);             /* this run's figures changed */
+const struct compare_table *cmpv_table(void); /* what the view shows; NULL when nothing */
+size_t cmpv_size(void);                 /* the block size it shows */
+void cmpv_draw(struct rect r);     int cmpv_key(int ch);
+/* open.c: the `o` dialog listing saved runs. */
+int open_active(void);
+void open_begin(void);
+void open_draw(void);                  int open_key(int ch);
+/* demo_vs.c: demo --against, a saved board beside this one on stage. */
+int demo_vs_active(void);
+size_t demo_vs_algs(const char **out, size_t max); /* the saved file's algorithms known here */
+double demo_vs_hi(const char *alg, size_t bytes);
+void demo_vs_lane(int y, int x, int bw, int vw, double hi, const char *alg, enum path p,
+                  size_t bytes, int bg);
+void demo_vs_headline(int y, int w, const char *alg, size_t bytes, const struct cell *cells,
+                      size_t n, int running, int bg);
+/* run.c: whether a finished run is saved (store.h); on unless turned off. */
+extern int ui_save_runs;
+void run_save_toggle(void);
 
 /* bench.c: hidden redraw timing (ACCELSCOPE_TUI_BENCH=N). */
 int bench_maybe(void);

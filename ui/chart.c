@@ -84,7 +84,8 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
     int name_w = w >= 118 ? 27 : 18; /* wide terminals show driver names whole */
     ui_text(y, x + 2, LABEL_W - 1, pr, soft ? "software" : path_label[c->impl->path]);
-    ui_text(y, x + 2 + LABEL_W, name_w - 1, selected ? ui_attr(ROLE_CURSOR) : 0, c->impl->name);
+    ui_textf(y, x + 2 + LABEL_W, name_w - 1, selected ? ui_attr(ROLE_CURSOR) : 0,
+             c->threads > 1 ? "%s %dt" : "%s", c->impl->name, c->threads);
     int bx = x + 2 + LABEL_W + name_w, bw = w - (bx - x) - VALUE_W;
     char st[48], rate[32];
     if (!has_figure(r)) {

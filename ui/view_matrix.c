@@ -13,6 +13,7 @@
 struct mrow {
     enum path path;
     const char *name;
+    int threads; /* a row per thread count */
 };
 
 static struct mrow mrows[SELECT_MAX * 2];
@@ -30,12 +31,13 @@ static void build(size_t bytes)
         if (c->bytes != bytes || chart_folded(c->impl->path, why, sizeof why))
             continue;
         int r = 0;
-        while (r < nmrows && !(mrows[r].path == c->impl->path && !strcmp(mrows[r].name, c->impl->name)))
+        while (r < nmrows && !(mrows[r].path == c->impl->path && mrows[r].threads == c->threads &&
+                               !strcmp(mrows[r].name, c->impl->name)))
             r++;
         if (r == nmrows) {
             if (nmrows == (int)(sizeof mrows / sizeof mrows[0]))
                 continue;
-            mrows[nmrows++] = (struct mrow){ c->impl->path, c->impl->name };
+            mrows[nmrows++] = (struct mrow){ c->impl->path, c->impl->name, c->threads };
         }
         for (int a = 0; a < sel->nalgs; a++)
             if (!strcmp(sel->algs[a]->id, c->impl->alg))
@@ -191,7 +193,8 @@ void matrix_view_draw(struct rect r)
         if (i == cur)
             ui_text(y, 1, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
         ui_text(y, 3, 8, ui_attr(ui_path_role(mrows[i].path)), path_label[mrows[i].path]);
-        ui_text(y, 12, HEAD_W - 13, A_NORMAL, mrows[i].name);
+        ui_textf(y, 12, HEAD_W - 13, A_NORMAL, mrows[i].threads > 1 ? "%s %dt" : "%s",
+                 mrows[i].name, mrows[i].threads);
         for (int a = left, x = HEAD_W; a < nc && a < left + vis; a++, x += COL_W) {
             grid_cell(y, x, grid[i][a], i == cur && a == matrix_col);
             hit_add(y, x, COL_W, matrix_hit, i * SELECT_MAX + a);

@@ -9,7 +9,7 @@
 #include "app.h"
 
 enum { COL_ALGS, COL_SIZES, COL_PATHS, NCOLS };
-enum okind { O_SIZE, O_ADD, O_DIR, O_THREADS, O_TIME };
+enum okind { O_SIZE, O_ADD, O_DIR, O_THREADS, O_TIME, O_SAVE };
 
 struct opt {
     enum okind kind;
@@ -19,7 +19,8 @@ struct opt {
 static const double times[] = { 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5 };
 
 static int col, cur[NCOLS], top[NCOLS];
-static int editing;
+static int editing;          /* a line being typed: a custom size, or the thread list */
+static enum okind edit_kind; /* which: O_ADD or O_THREADS */
 static struct lineedit edit;
 static struct opt opts[SELECT_MAX + 16];
 static int nopts;
@@ -54,6 +55,7 @@ static void build_opts(void)
     opts[nopts++] = (struct opt){ O_DIR, 0 };
     opts[nopts++] = (struct opt){ O_THREADS, 0 };
     opts[nopts++] = (struct opt){ O_TIME, 0 };
+    opts[nopts++] = (struct opt){ O_SAVE, 0 };
 }
 
 static int col_len(int c)
@@ -135,17 +137,53 @@ static void add_custom(void)
     ui_set_status(0, "added %s", ui_size(v, sz, sizeof sz));
 }
 
-/* + and -: direction, threads (up to what a run may use: the CPUs this process may run on)
- * and time per cell. */
+/* The thread list as `run -t` takes it: "1,2,4". */
+static const char *thread_list(const struct selection *sel, char *b, size_t n)
+{
+    int off = 0;
+    b[0] = 0;
+    for (int i = 0; i < sel->nthreads && off >= 0 && (size_t)off < n; i++)
+        off += snprintf(b + off, n - (size_t)off, "%s%d", i ? "," : "", sel->threads[i]);
+    return b;
+}
+
+/* A thread list typed: parsed and checked as `run -t` does (select_threads). */
+static void set_threads(void)
+{
+    char why[512];
+    struct selection t = *app_sel();
+    if (select_threads(&t, edit.text, session_max_threads(NULL), why, sizeof why)) {
+        ui_set_status(1, "%s", why);
+        return;
+    }
+    struct selection *sel = app_sel_edit();
+    if (!sel)
+        return;
+    select_threads(sel, edit.text, session_max_threads(NULL), why, sizeof why);
+    editing = 0;
+    app_rebuild();
+    ui_set_status(0, "threads: %s (each count is a cell of its own; 6 shows the scaling)",
+                  thread_list(sel, why, sizeof why));
+}
+
+/* + and - on threads: the largest count one more or less, up to what a run may use (the
+ * CPUs this process may run on); the smaller counts of a list stay. */
+static void step_threads(struct selection *sel, int dir)
+{
+    char list[SELECT_MAX * 4 + 16], why[256];
+    int last = select_max_threads(sel) + dir;
+    sel->nthreads--; /* the largest, replaced by last */
+    int off = (int)strlen(thread_list(sel, list, sizeof list));
+    snprintf(list + off, sizeof list - (size_t)off, "%s%d", off ? "," : "",
+             last < 1 ? 1 : last > session_max_threads(NULL) ? session_max_threads(NULL) : last);
+    select_threads(sel, list, session_max_threads(NULL), why, sizeof why);
+}
+
+/* + and -: direction, threads and time per cell. */
 static void step_value(struct selection *sel, enum okind k, int dir)
 {
     if (k == O_THREADS) {
-        int max = session_max_threads(NULL);
-        sel->threads += dir;
-        if (sel->threads > max)
-            sel->threads = max;
-        if (sel->threads < 1)
-            sel->threads = 1;
+        step_threads(sel, dir);
     } else if (k == O_TIME) {
         int n = (int)(sizeof times / sizeof times[0]), i = 0;
         while (i < n - 1 && times[i] < sel->seconds - 1e-9)
@@ -161,8 +199,27 @@ static void step_value(struct selection *sel, enum okind k, int dir)
     }
 }
 
+/* A line to type: a custom size, or the thread list. */
+static void begin_edit(enum okind k)
+{
+    char b[SELECT_MAX * 4 + 16];
+    editing = 1;
+    edit_kind = k;
+    lineedit_set(&edit, k == O_THREADS ? thread_list(app_sel(), b, sizeof b) : "");
+    if (k == O_THREADS)
+        ui_set_status(0, "threads: a list, e.g. 1,2,4 or 1,all (all = %d); Enter sets, Esc cancels",
+                      session_max_threads(NULL));
+    else
+        ui_set_status(0, "custom size: e.g. 100, 4k, 1M (1 to 16 MiB); Enter adds, Esc cancels");
+}
+
+/* Enter, space or a click on item i of column c (dir: + or - on a value). */
 static void activate(int c, int i, int dir)
 {
+    if (c == COL_SIZES && opts[i].kind == O_SAVE) { /* not the selection: allowed while running */
+        run_save_toggle();
+        return;
+    }
     struct selection *sel = app_sel_edit();
     if (!sel)
         return;
@@ -172,13 +229,11 @@ static void activate(int c, int i, int dir)
         panel_impls_toggle(sel, i);
     } else if (opts[i].kind == O_SIZE) {
         set_size(sel, opts[i].size, !has_size(opts[i].size));
-    } else if (opts[i].kind == O_ADD) {
-        editing = 1;
-        lineedit_set(&edit, "");
-        ui_set_status(0, "custom size: e.g. 100, 4k, 1M (1 to 16 MiB); Enter adds, Esc cancels");
+    } else if (opts[i].kind == O_ADD || (opts[i].kind == O_THREADS && !dir)) {
+        begin_edit(opts[i].kind);
         return;
     } else {
-        step_value(sel, opts[i].kind, dir);
+        step_value(sel, opts[i].kind, dir ? dir : 1);
     }
     app_rebuild();
 }
@@ -189,7 +244,7 @@ static void on_hit(int arg, int y, int x)
     (void)x;
     col = arg / 1000;
     cur[col] = arg % 1000;
-    activate(col, cur[col], 1);
+    activate(col, cur[col], 0);
 }
 
 static void all_or_none(int on)
@@ -236,12 +291,16 @@ static void opt_text(const struct opt *o, char *b, size_t n)
         break;
     case O_ADD: snprintf(b, n, "[+] custom size%s", ui_glyph(G_ELLIPSIS)); break;
     case O_DIR: snprintf(b, n, "direction: %s", app_sel()->decrypt ? "decrypt" : "encrypt"); break;
-    case O_THREADS:
-        snprintf(b, n, "threads: %s %d %s", ui_glyph(G_LEFT), app_sel()->threads, ui_glyph(G_RIGHT));
+    case O_THREADS: {
+        char t[SELECT_MAX * 4 + 16];
+        snprintf(b, n, "threads: %s %s %s", ui_glyph(G_LEFT), thread_list(app_sel(), t, sizeof t),
+                 ui_glyph(G_RIGHT));
         break;
+    }
     case O_TIME:
         snprintf(b, n, "time/cell: %s %g s %s", ui_glyph(G_LEFT), app_sel()->seconds, ui_glyph(G_RIGHT));
         break;
+    case O_SAVE: snprintf(b, n, "save runs: %s", ui_save_runs ? "on" : "off"); break;
     }
 }
 
@@ -265,8 +324,11 @@ static void details(int y, int w)
             [O_SIZE] = "bytes per operation; space toggles; < > pick the size the paths and matrix views show",
             [O_ADD] = "Enter: type a size (e.g. 100, 4k, 1M), checked as 'run -s' checks it",
             [O_DIR] = "ciphers and AEADs: measure encryption or decryption",
-            [O_THREADS] = "workers at once, each pinned to its own CPU; figures are summed (+/-)",
+            [O_THREADS] = "workers at once, each on its own CPU, figures summed; Enter types a list "
+                          "(1,2,all: a cell per count; 6 shows the scaling); +/- the largest",
             [O_TIME] = "timed seconds per cell, over 5 samples (+/-); longer is steadier",
+            [O_SAVE] = "keep every finished run as a CSV in the results folder (o opens them); "
+                       "space turns it off",
         };
         snprintf(b, sizeof b, "%s", help[opts[cur[col]].kind]);
     }
@@ -295,9 +357,11 @@ void setup_view_draw(struct rect r)
     ui_text(r.y, 1 + w0, w1 - 1, hs, "Block sizes and run");
     for (int i = top[COL_SIZES], y = r.y + 1; i < nopts && y < r.y + 1 + h; i++, y++) {
         int at = col == COL_SIZES && i == cur[COL_SIZES] ? ui_attr(ROLE_CURSOR) : 0;
-        if (editing && opts[i].kind == O_ADD) {
-            ui_text(y, 1 + w0, 6, A_BOLD, "size: ");
-            lineedit_draw(&edit, y, 7 + w0, w1 - 8, ui_attr(ROLE_CURSOR));
+        if (editing && opts[i].kind == edit_kind) {
+            const char *label = edit_kind == O_THREADS ? "threads: " : "size: ";
+            int lw = (int)strlen(label);
+            ui_text(y, 1 + w0, lw, A_BOLD, label);
+            lineedit_draw(&edit, y, 1 + lw + w0, w1 - 2 - lw, ui_attr(ROLE_CURSOR));
             continue;
         }
         char t[96];
@@ -319,9 +383,12 @@ int setup_view_key(int ch)
     if (editing) {
         if (ch == 27) {
             editing = 0;
-            ui_set_status(0, "no size added");
+            ui_set_status(0, "%s", edit_kind == O_THREADS ? "threads unchanged" : "no size added");
         } else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-            add_custom();
+            if (edit_kind == O_THREADS)
+                set_threads();
+            else
+                add_custom();
         } else {
             lineedit_key(&edit, ch);
         }
@@ -336,7 +403,7 @@ int setup_view_key(int ch)
     case KEY_END: case 'G': cur[col] = col_len(col) - 1; break;
     case KEY_LEFT: case 'h': if (col > 0) col--; break;
     case KEY_RIGHT: if (col < NCOLS - 1) col++; break;
-    case ' ': case '\r': case '\n': case KEY_ENTER: keep_visible(col, 1000); activate(col, cur[col], 1); break;
+    case ' ': case '\r': case '\n': case KEY_ENTER: keep_visible(col, 1000); activate(col, cur[col], 0); break;
     case '+': case '=':
         if (col == COL_SIZES && opts[cur[col]].kind >= O_DIR)
             activate(col, cur[col], 1);

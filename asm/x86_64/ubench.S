@@ -540,4 +540,86 @@ ubench_vpclmul_tp:
     ret
     .size   ubench_vpclmul_tp, .-ubench_vpclmul_tp
 
+/* void ubench_aes_clmul_mix(uint64_t iters): 18 AESENC (9 chains) and 6 PCLMULQDQ (6 chains) interleaved,
+ * about GCM's mix (10 AESENC to 3 PCLMULQDQ a block): do the two units issue in parallel */
+    .globl  ubench_aes_clmul_mix
+    .type   ubench_aes_clmul_mix, @function
+    .p2align 4
+ubench_aes_clmul_mix:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm1
+    aesenc  %xmm15, %xmm2
+    pclmulqdq $0x00, %xmm15, %xmm9
+    aesenc  %xmm15, %xmm3
+    aesenc  %xmm15, %xmm4
+    aesenc  %xmm15, %xmm5
+    pclmulqdq $0x00, %xmm15, %xmm10
+    aesenc  %xmm15, %xmm6
+    aesenc  %xmm15, %xmm7
+    aesenc  %xmm15, %xmm8
+    pclmulqdq $0x00, %xmm15, %xmm11
+    aesenc  %xmm15, %xmm0
+    aesenc  %xmm15, %xmm1
+    aesenc  %xmm15, %xmm2
+    pclmulqdq $0x00, %xmm15, %xmm12
+    aesenc  %xmm15, %xmm3
+    aesenc  %xmm15, %xmm4
+    aesenc  %xmm15, %xmm5
+    pclmulqdq $0x00, %xmm15, %xmm13
+    aesenc  %xmm15, %xmm6
+    aesenc  %xmm15, %xmm7
+    aesenc  %xmm15, %xmm8
+    pclmulqdq $0x00, %xmm15, %xmm14
+    decq    %rdi
+    jnz     1b
+2:
+    ret
+    .size   ubench_aes_clmul_mix, .-ubench_aes_clmul_mix
+
+/* void ubench_vaes_vclmul_mix(uint64_t iters): the same mix on ymm, VAESENC and VPCLMULQDQ */
+    .globl  ubench_vaes_vclmul_mix
+    .type   ubench_vaes_vclmul_mix, @function
+    .p2align 4
+ubench_vaes_vclmul_mix:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm1, %ymm1
+    vaesenc %ymm15, %ymm2, %ymm2
+    vpclmulqdq $0x00, %ymm15, %ymm9, %ymm9
+    vaesenc %ymm15, %ymm3, %ymm3
+    vaesenc %ymm15, %ymm4, %ymm4
+    vaesenc %ymm15, %ymm5, %ymm5
+    vpclmulqdq $0x00, %ymm15, %ymm10, %ymm10
+    vaesenc %ymm15, %ymm6, %ymm6
+    vaesenc %ymm15, %ymm7, %ymm7
+    vaesenc %ymm15, %ymm8, %ymm8
+    vpclmulqdq $0x00, %ymm15, %ymm11, %ymm11
+    vaesenc %ymm15, %ymm0, %ymm0
+    vaesenc %ymm15, %ymm1, %ymm1
+    vaesenc %ymm15, %ymm2, %ymm2
+    vpclmulqdq $0x00, %ymm15, %ymm12, %ymm12
+    vaesenc %ymm15, %ymm3, %ymm3
+    vaesenc %ymm15, %ymm4, %ymm4
+    vaesenc %ymm15, %ymm5, %ymm5
+    vpclmulqdq $0x00, %ymm15, %ymm13, %ymm13
+    vaesenc %ymm15, %ymm6, %ymm6
+    vaesenc %ymm15, %ymm7, %ymm7
+    vaesenc %ymm15, %ymm8, %ymm8
+    vpclmulqdq $0x00, %ymm15, %ymm14, %ymm14
+    decq    %rdi
+    jnz     1b
+2:
+    vzeroupper
+    ret
+    .size   ubench_vaes_vclmul_mix, .-ubench_vaes_vclmul_mix
+
     .section .note.GNU-stack, "", @progbits

@@ -156,16 +156,29 @@ int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t k
         rk += 4 * rounds;                                                                     \
     } while (0)
 
+/* The last round's output words, in the column order of each direction's ShiftRows. */
+#define ENC_OUT(st, t0, t1, t2, t3, rk)                                                       \
+    do {                                                                                      \
+        (st)[0] = ENC_LAST(t0, t1, t2, t3, (rk)[0]);                                          \
+        (st)[1] = ENC_LAST(t1, t2, t3, t0, (rk)[1]);                                          \
+        (st)[2] = ENC_LAST(t2, t3, t0, t1, (rk)[2]);                                          \
+        (st)[3] = ENC_LAST(t3, t0, t1, t2, (rk)[3]);                                          \
+    } while (0)
+#define DEC_OUT(st, t0, t1, t2, t3, rk)                                                       \
+    do {                                                                                      \
+        (st)[0] = DEC_LAST(t0, t3, t2, t1, (rk)[0]);                                          \
+        (st)[1] = DEC_LAST(t1, t0, t3, t2, (rk)[1]);                                          \
+        (st)[2] = DEC_LAST(t2, t1, t0, t3, (rk)[2]);                                          \
+        (st)[3] = DEC_LAST(t3, t2, t1, t0, (rk)[3]);                                          \
+    } while (0)
+
 static inline __attribute__((always_inline)) void enc_words(const uint32_t *rk, unsigned rounds,
                                                             uint32_t st[4])
 {
     uint32_t s0 = st[0] ^ rk[0], s1 = st[1] ^ rk[1], s2 = st[2] ^ rk[2], s3 = st[3] ^ rk[3];
     uint32_t t0, t1, t2, t3;
     ROUNDS(ENC_ROUND, rk, rounds);
-    st[0] = ENC_LAST(t0, t1, t2, t3, rk[0]);
-    st[1] = ENC_LAST(t1, t2, t3, t0, rk[1]);
-    st[2] = ENC_LAST(t2, t3, t0, t1, rk[2]);
-    st[3] = ENC_LAST(t3, t0, t1, t2, rk[3]);
+    ENC_OUT(st, t0, t1, t2, t3, rk);
 }
 
 static inline __attribute__((always_inline)) void dec_words(const uint32_t *rk, unsigned rounds,
@@ -174,36 +187,46 @@ static inline __attribute__((always_inline)) void dec_words(const uint32_t *rk, 
     uint32_t s0 = st[0] ^ rk[0], s1 = st[1] ^ rk[1], s2 = st[2] ^ rk[2], s3 = st[3] ^ rk[3];
     uint32_t t0, t1, t2, t3;
     ROUNDS(DEC_ROUND, rk, rounds);
-    st[0] = DEC_LAST(t0, t3, t2, t1, rk[0]);
-    st[1] = DEC_LAST(t1, t0, t3, t2, rk[1]);
-    st[2] = DEC_LAST(t2, t1, t0, t3, rk[2]);
-    st[3] = DEC_LAST(t3, t2, t1, t0, rk[3]);
+    DEC_OUT(st, t0, t1, t2, t3, rk);
 }
 
-/* Two independent blocks round by round (counter modes): one block's rounds wait on each
- * other's table loads; a second block fills those waits. */
+/* Two independent blocks round by round (counter modes, CBC decryption): one block's rounds
+ * wait on each other's table loads; a second block fills those waits. */
 #define ENC_PAIR(d0, d1, d2, d3, s0, s1, s2, s3, k)                                           \
     do {                                                                                      \
         ENC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k);                                         \
         ENC_ROUND(d0##b, d1##b, d2##b, d3##b, s0##b, s1##b, s2##b, s3##b, k);                 \
+    } while (0)
+#define DEC_PAIR(d0, d1, d2, d3, s0, s1, s2, s3, k)                                           \
+    do {                                                                                      \
+        DEC_ROUND(d0, d1, d2, d3, s0, s1, s2, s3, k);                                         \
+        DEC_ROUND(d0##b, d1##b, d2##b, d3##b, s0##b, s1##b, s2##b, s3##b, k);                 \
+    } while (0)
+
+/* The body of enc2_words / dec2_words: a and b in place. */
+#define TWO_BLOCKS(PAIR, OUT, rk, rounds, a, b)                                               \
+    do {                                                                                      \
+        uint32_t s0 = a[0] ^ rk[0], s1 = a[1] ^ rk[1], s2 = a[2] ^ rk[2], s3 = a[3] ^ rk[3];  \
+        uint32_t s0b = b[0] ^ rk[0], s1b = b[1] ^ rk[1], s2b = b[2] ^ rk[2];                  \
+        uint32_t s3b = b[3] ^ rk[3];                                                          \
+        uint32_t t0, t1, t2, t3, t0b, t1b, t2b, t3b;                                          \
+        ROUNDS(PAIR, rk, rounds);                                                             \
+        OUT(a, t0, t1, t2, t3, rk);                                                           \
+        OUT(b, t0b, t1b, t2b, t3b, rk);                                                       \
     } while (0)
 
 static inline __attribute__((always_inline)) void enc2_words(const uint32_t *rk,
                                                              unsigned rounds, uint32_t a[4],
                                                              uint32_t b[4])
 {
-    uint32_t s0 = a[0] ^ rk[0], s1 = a[1] ^ rk[1], s2 = a[2] ^ rk[2], s3 = a[3] ^ rk[3];
-    uint32_t s0b = b[0] ^ rk[0], s1b = b[1] ^ rk[1], s2b = b[2] ^ rk[2], s3b = b[3] ^ rk[3];
-    uint32_t t0, t1, t2, t3, t0b, t1b, t2b, t3b;
-    ROUNDS(ENC_PAIR, rk, rounds);
-    a[0] = ENC_LAST(t0, t1, t2, t3, rk[0]);
-    a[1] = ENC_LAST(t1, t2, t3, t0, rk[1]);
-    a[2] = ENC_LAST(t2, t3, t0, t1, rk[2]);
-    a[3] = ENC_LAST(t3, t0, t1, t2, rk[3]);
-    b[0] = ENC_LAST(t0b, t1b, t2b, t3b, rk[0]);
-    b[1] = ENC_LAST(t1b, t2b, t3b, t0b, rk[1]);
-    b[2] = ENC_LAST(t2b, t3b, t0b, t1b, rk[2]);
-    b[3] = ENC_LAST(t3b, t0b, t1b, t2b, rk[3]);
+    TWO_BLOCKS(ENC_PAIR, ENC_OUT, rk, rounds, a, b);
+}
+
+static inline __attribute__((always_inline)) void dec2_words(const uint32_t *rk,
+                                                             unsigned rounds, uint32_t a[4],
+                                                             uint32_t b[4])
+{
+    TWO_BLOCKS(DEC_PAIR, DEC_OUT, rk, rounds, a, b);
 }
 
 /* GCC's reassociation would turn the XOR trees above back into chains. */
@@ -227,6 +250,14 @@ static inline void store_block(uint8_t *p, const uint32_t w[4])
     store32_be(p + 4, w[1]);
     store32_be(p + 8, w[2]);
     store32_be(p + 12, w[3]);
+}
+
+static inline void xor_words(uint32_t d[4], const uint32_t x[4])
+{
+    d[0] ^= x[0];
+    d[1] ^= x[1];
+    d[2] ^= x[2];
+    d[3] ^= x[3];
 }
 
 KEEP_TREES void portable_aes_encrypt(const struct portable_aes *k, const uint8_t in[16],
@@ -255,33 +286,39 @@ KEEP_TREES void portable_aes_cbc_encrypt(const struct portable_aes *k, uint8_t i
     for (size_t i = 0; i + 16 <= len; i += 16) {
         uint32_t p[4];
         load_block(p, in + i);
-        s[0] ^= p[0];
-        s[1] ^= p[1];
-        s[2] ^= p[2];
-        s[3] ^= p[3];
+        xor_words(s, p);
         enc_words(k->rk, k->rounds, s);
         store_block(out + i, s);
     }
     store_block(iv, s);
 }
 
+/* Every block's decryption is independent (only the XOR chains): two at a time. */
 KEEP_TREES void portable_aes_cbc_decrypt(const struct portable_aes *k, uint8_t iv[16], uint8_t *out,
                               const uint8_t *in, size_t len)
 {
     uint32_t prev[4];
+    size_t i = 0;
     load_block(prev, iv);
-    for (size_t i = 0; i + 16 <= len; i += 16) {
-        uint32_t c[4], s[4];
+    for (; i + 32 <= len; i += 32) {
+        uint32_t c[4], d[4], s[4], t[4];
         load_block(c, in + i); /* read before out (maybe == in) is written */
-        s[0] = c[0];
-        s[1] = c[1];
-        s[2] = c[2];
-        s[3] = c[3];
+        load_block(d, in + i + 16);
+        memcpy(s, c, sizeof s);
+        memcpy(t, d, sizeof t);
+        dec2_words(k->rk, k->rounds, s, t);
+        xor_words(s, prev);
+        xor_words(t, c);
+        store_block(out + i, s);
+        store_block(out + i + 16, t);
+        memcpy(prev, d, sizeof prev);
+    }
+    if (i + 16 <= len) {
+        uint32_t c[4], s[4];
+        load_block(c, in + i);
+        memcpy(s, c, sizeof s);
         dec_words(k->rk, k->rounds, s);
-        s[0] ^= prev[0];
-        s[1] ^= prev[1];
-        s[2] ^= prev[2];
-        s[3] ^= prev[3];
+        xor_words(s, prev);
         store_block(out + i, s);
         memcpy(prev, c, sizeof prev);
     }

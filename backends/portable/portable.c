@@ -9,6 +9,7 @@
 #include "all.h"
 
 #define NOTE_AES "T-table AES: table lookups leak timing, as OpenSSL's no-asm"
+#define NOTE_AES_CT "bitsliced, constant time: no lookups or branches on key or data"
 #define NOTE_GCM                                                                              \
     "T-table AES and 8-bit GHASH tables: lookups leak timing, as OpenSSL's no-asm"
 
@@ -26,20 +27,30 @@ static int key_len_of(const struct impl *im)
     return a ? (int)a->key_len : -1;
 }
 
-/* ---- AES-CBC ---- */
+/* ---- AES-CBC and -CTR: T-tables, or bitsliced on the constant-time rows ---- */
+static const int aes_ct_rows; /* im->data of the "portable-ct" rows points here */
+#define IS_CT(im) ((im)->data == &aes_ct_rows)
+
 struct cbc_ctx {
-    struct portable_aes key;
+    union {
+        struct portable_aes tt;
+        struct portable_aes_ct ct;
+    } key;
     uint8_t iv[16];
-    int decrypt;
+    int decrypt, ct;
 };
 
 static int cbc_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                     int decrypt, char *why, size_t n)
 {
     struct cbc_ctx *c = ctx;
-    int kl = key_len_of(im);
-    int rc = decrypt ? portable_aes_setkey_dec(&c->key, key, (size_t)kl)
-                     : portable_aes_setkey_enc(&c->key, key, (size_t)kl);
+    int kl = key_len_of(im), rc;
+    c->ct = IS_CT(im);
+    if (c->ct)
+        rc = portable_aes_ct_setkey(&c->key.ct, key, (size_t)kl);
+    else
+        rc = decrypt ? portable_aes_setkey_dec(&c->key.tt, key, (size_t)kl)
+                     : portable_aes_setkey_enc(&c->key.tt, key, (size_t)kl);
     if (rc != 0) {
         snprintf(why, n, "%s: no AES key length %d", im->alg, kl);
         return -1;
@@ -52,20 +63,33 @@ static int cbc_init(const struct impl *im, void *ctx, const uint8_t *key, const 
 static int cbc_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct cbc_ctx *c = ctx;
-    if (c->decrypt)
-        portable_aes_cbc_decrypt(&c->key, c->iv, out, in, len);
+    if (c->ct)
+        (c->decrypt ? portable_aes_ct_cbc_decrypt
+                    : portable_aes_ct_cbc_encrypt)(&c->key.ct, c->iv, out, in, len);
     else
-        portable_aes_cbc_encrypt(&c->key, c->iv, out, in, len);
+        (c->decrypt ? portable_aes_cbc_decrypt
+                    : portable_aes_cbc_encrypt)(&c->key.tt, c->iv, out, in, len);
     return 0;
 }
 
-/* ---- AES-CTR: encryption and decryption are the same ---- */
+/* Encryption and decryption are the same. */
+struct ctr_ctx {
+    union {
+        struct portable_aes_ctr tt;
+        struct portable_aes_ct_ctr ct;
+    } u;
+    int ct;
+};
+
 static int ctr_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                     int decrypt, char *why, size_t n)
 {
     (void)decrypt;
+    struct ctr_ctx *c = ctx;
     int kl = key_len_of(im);
-    if (portable_aes_ctr_init(ctx, key, (size_t)kl, iv) != 0) {
+    c->ct = IS_CT(im);
+    if ((c->ct ? portable_aes_ct_ctr_init(&c->u.ct, key, (size_t)kl, iv)
+               : portable_aes_ctr_init(&c->u.tt, key, (size_t)kl, iv)) != 0) {
         snprintf(why, n, "%s: no AES key length %d", im->alg, kl);
         return -1;
     }
@@ -74,7 +98,11 @@ static int ctr_init(const struct impl *im, void *ctx, const uint8_t *key, const 
 
 static int ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    portable_aes_ctr_xor(ctx, out, in, len);
+    struct ctr_ctx *c = ctx;
+    if (c->ct)
+        portable_aes_ct_ctr_xor(&c->u.ct, out, in, len);
+    else
+        portable_aes_ctr_xor(&c->u.tt, out, in, len);
     return 0;
 }
 
@@ -196,6 +224,13 @@ static int idea_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
         .note = caveat, .ctx_size = size, .check = always, .init = kind##_init,           \
         .op = kind##_op,                                                                      \
     }
+/* The same glue as the T-table rows; im->data picks the bitsliced code. */
+#define IMPL_CT(id, kind, size)                                                               \
+    {                                                                                         \
+        .alg = id, .name = "portable-ct", .backend = "portable", .path = PATH_C,              \
+        .note = NOTE_AES_CT, .ctx_size = size, .data = &aes_ct_rows, .check = always,         \
+        .init = kind##_init, .op = kind##_op,                                                 \
+    }
 #define DIGEST(id)                                                                            \
     {                                                                                         \
         .alg = #id, .name = "portable", .backend = "portable", .path = PATH_C,                \
@@ -206,8 +241,13 @@ static const struct impl portable_impls[] = {
     IMPL("aes-128-cbc", cbc, sizeof(struct cbc_ctx), NOTE_AES),
     IMPL("aes-192-cbc", cbc, sizeof(struct cbc_ctx), NOTE_AES),
     IMPL("aes-256-cbc", cbc, sizeof(struct cbc_ctx), NOTE_AES),
-    IMPL("aes-128-ctr", ctr, sizeof(struct portable_aes_ctr), NOTE_AES),
-    IMPL("aes-256-ctr", ctr, sizeof(struct portable_aes_ctr), NOTE_AES),
+    IMPL("aes-128-ctr", ctr, sizeof(struct ctr_ctx), NOTE_AES),
+    IMPL("aes-256-ctr", ctr, sizeof(struct ctr_ctx), NOTE_AES),
+    IMPL_CT("aes-128-cbc", cbc, sizeof(struct cbc_ctx)),
+    IMPL_CT("aes-192-cbc", cbc, sizeof(struct cbc_ctx)),
+    IMPL_CT("aes-256-cbc", cbc, sizeof(struct cbc_ctx)),
+    IMPL_CT("aes-128-ctr", ctr, sizeof(struct ctr_ctx)),
+    IMPL_CT("aes-256-ctr", ctr, sizeof(struct ctr_ctx)),
     IMPL("aes-128-gcm", gcm, sizeof(struct gcm_ctx), NOTE_GCM),
     IMPL("aes-256-gcm", gcm, sizeof(struct gcm_ctx), NOTE_GCM),
     IMPL("chacha20-poly1305", chacha, sizeof(struct chacha_ctx), NULL),
@@ -229,6 +269,8 @@ static void describe(FILE *out)
     fprintf(out, "portable: plain C, no asm or intrinsics (the no-asm path)\n");
     fprintf(out, "portable poly1305: %s\n", portable_poly1305_limbs);
     fprintf(out, "portable aes: T-tables (timing leaks, as OpenSSL no-asm)\n");
+    fprintf(out, "portable-ct aes: bitsliced, constant time (4 blocks in 8 x 64-bit words; "
+                 "CBC encryption 1 block in flight)\n");
     fprintf(out, "portable ghash: 8-bit tables (Shoup), 4 KiB per key\n");
 }
 

@@ -48,6 +48,32 @@ void portable_aes_ctr_xor(struct portable_aes_ctr *c, uint8_t *out, const uint8_
 void portable_aes_ctr32_xor(const struct portable_aes *k, uint8_t ctr[16], uint8_t *out,
                             const uint8_t *in, size_t nblocks);
 
+/* ---- Constant-time AES: bitsliced, four blocks in eight 64-bit words (aes_ct.c) ----
+ * No table lookups and no branches on key or data. One key schedule serves both
+ * directions. Same semantics as the T-table functions above. */
+struct portable_aes_ct {
+    uint64_t sk[15][8]; /* round keys, bitsliced, the same in all four block lanes */
+    unsigned rounds;
+};
+int portable_aes_ct_setkey(struct portable_aes_ct *k, const uint8_t *key, size_t key_len);
+void portable_aes_ct_encrypt(const struct portable_aes_ct *k, const uint8_t in[16],
+                             uint8_t out[16]);
+void portable_aes_ct_decrypt(const struct portable_aes_ct *k, const uint8_t in[16],
+                             uint8_t out[16]);
+void portable_aes_ct_cbc_encrypt(const struct portable_aes_ct *k, uint8_t iv[16], uint8_t *out,
+                                 const uint8_t *in, size_t len);
+void portable_aes_ct_cbc_decrypt(const struct portable_aes_ct *k, uint8_t iv[16], uint8_t *out,
+                                 const uint8_t *in, size_t len);
+struct portable_aes_ct_ctr {
+    struct portable_aes_ct key;
+    uint8_t ctr[16];
+    struct ctr_stream ks;
+};
+int portable_aes_ct_ctr_init(struct portable_aes_ct_ctr *c, const uint8_t *key, size_t key_len,
+                             const uint8_t iv[16]);
+void portable_aes_ct_ctr_xor(struct portable_aes_ct_ctr *c, uint8_t *out, const uint8_t *in,
+                             size_t len);
+
 /* ---- GCM (NIST SP 800-38D) with an 8-bit table GHASH (Shoup's method) ---- */
 struct portable_gcm {
     struct portable_aes key;

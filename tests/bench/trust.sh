@@ -16,10 +16,18 @@ trap 'for p in $busy; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
 export XDG_DATA_HOME="$work/data"
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
+# Wall seconds of a command, into $work/$1.time (the default run's target is <= 90 s).
+timed() {
+    name=$1
+    shift
+    t0=$(date +%s.%N)
+    "$@" || true
+    awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' > "$work/$name.time"
+}
 echo "run 1 (quiet)" >&2
-./accelscope run -q --no-save "$@" --csv "$work/a.csv" || true
+timed a ./accelscope run -q --no-save "$@" --csv "$work/a.csv"
 echo "run 2 (quiet)" >&2
-./accelscope run -q --no-save "$@" --csv "$work/b.csv" || true
+timed b ./accelscope run -q --no-save "$@" --csv "$work/b.csv"
 echo "run 3 ($ncpu busy loops)" >&2
 i=0
 while [ "$i" -lt "$ncpu" ]; do
@@ -27,7 +35,7 @@ while [ "$i" -lt "$ncpu" ]; do
     busy="$busy $!"
     i=$((i + 1))
 done
-./accelscope run -q --no-save "$@" --csv "$work/c.csv" || true
+timed c ./accelscope run -q --no-save "$@" --csv "$work/c.csv"
 for p in $busy; do kill "$p" 2>/dev/null; done
 busy=""
 echo "-t $ncpu overlap" >&2
@@ -63,6 +71,21 @@ def speedups(cells):
     return out
 
 a, b, c = (speedups(load(n)) for n in ("a.csv", "b.csv", "c.csv"))
+for n, label in (("a", "run 1 (quiet)"), ("b", "run 2 (quiet)"), ("c", "run 3 (loaded)")):
+    with open(f"{work}/{n}.time") as f:
+        print(f"{label}: {float(f.read()):.1f} s wall (target for a default run on a quiet machine: <= 90 s)")
+
+def quality(name):
+    """Cells (not comparisons) by their own quality column, CPU-bound ones (no kernel)."""
+    q = {"quiet": 0, "noisy": 0}
+    with open(f"{work}/{name}", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] == "ok" and r["path"] != "kernel" and r["quality"] in q:
+                q[r["quality"]] += 1
+    return q
+qa = quality("a.csv")
+print(f"cells by their own figure: {qa['quiet']} quiet, {qa['noisy']} noisy in run 1 "
+      f"({100 * qa['quiet'] / max(qa['quiet'] + qa['noisy'], 1):.0f} % quiet)")
 common = sorted(set(a) & set(b))
 quiet_both = [k for k in common if a[k][1] and b[k][1]]
 agree = [k for k in quiet_both if abs(b[k][0] / a[k][0] - 1) <= 0.03]

@@ -192,6 +192,35 @@ EOF2
 then ok "decrypt run: CSV says decrypt and the thread count"; else bad "decrypt run: CSV says decrypt and the thread count"; fi
 tui_keys dir q
 
+# 9c. A thread list typed in setup (checked as run -t checks it) and the scaling view. The
+# CPUs this process may use (nproc: the affinity) decide whether 2 is accepted.
+cpus=$(nproc)
+tui_start scal 110 36 "$tmp" "$bin"
+tui_wait scal 'q quit'
+tui_pick scal "aes-128-ctr" "16 KiB"
+tui_keys scal Home; tui_goto scal 'threads' && tui_keys scal Enter
+tui_keys scal C-u; tui_keys scal -l '1,x'; tui_keys scal Enter
+check "thread list: '1,x' refused with what is accepted" scal "bad thread count 'x'; accepted: 1 to $cpus"
+tui_keys scal C-u; tui_keys scal -l "1,$((cpus + 1))"; tui_keys scal Enter
+check "thread list: $((cpus + 1)) refused naming the maximum" scal "more than the $cpus CPUs? this process may use"
+tui_keys scal C-u; tui_keys scal -l '2,1,1'; tui_keys scal Enter
+if [ "$cpus" -ge 2 ]; then
+    check "thread list: 2,1,1 becomes 1,2" scal 'threads: [^0-9]*1,2 '
+    tui_keys scal r
+    check "scaling run: finishes" scal 'done in' 60
+    tui_keys scal 6
+    check "scaling view: opens on the algorithm and size" scal 'aes-128-ctr encrypt 16 KiB: throughput against threads'
+    check "scaling view: the 1-thread row" scal ' +1 .*[0-9.]+ (MB|GB|kB)/s'
+    check "scaling view: the 2-thread row with its efficiency and overlap" scal ' +2 .*[0-9.]+ (MB|GB|kB)/s~? +[0-9]+ % +[0-9]+ %'
+    tui_keys scal 1
+    check "paths view: the 2-thread row named" scal 'portable 2t'
+else
+    echo "UNAVAILABLE: scaling run: this process may use one CPU"
+    tui_keys scal Escape 6
+    check "scaling view: says one thread count is selected" scal 'One thread count selected'
+fi
+tui_keys scal q
+
 # 10. Faults stay in their cell: crash, wrong output, hang (watchdog).
 tui_start faults 110 40 "$tmp" env ACCELSCOPE_TEST_FAULTS=1 "$bin"
 tui_wait faults 'q quit'

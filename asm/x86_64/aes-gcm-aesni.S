@@ -1,0 +1,344 @@
+/* AES-GCM (NIST SP 800-38D) stitched: AES-NI counter mode (CPUID.1:ECX[25]) and PCLMULQDQ
+ * GHASH (CPUID.1:ECX[1]; SSSE3 for PSHUFB) in one loop, so the AES unit and the carry-less
+ * multiplier work on the same cycles instead of one pass after the other. Eight blocks per
+ * group: while the eight counter blocks go through the rounds, eight ciphertext blocks are
+ * multiplied by H^16..H^9 or H^8..H^1 between the rounds and summed unreduced, one reduction
+ * per two groups (aggregated reduction). Elements are byte-reflected as in ghash-pclmul.S, products
+ * Karatsuba; the powers come multiplied by x (hsh of struct direct_ghash_key: Gueron and
+ * Kounavis' "H<<1 mod P"), which spares the shift left by one, and the reduction is two
+ * carry-less multiplies, not the shifts of ghash-pclmul.S: on cores where shifts and shuffles
+ * share ports with AESENC (Zen 3), fewer of them leave more room to the rounds. Decryption
+ * hashes the group it decrypts (the ciphertext is its input); encryption hashes the group it
+ * wrote the iteration before, and the last group after the loop. C prototypes: asm/direct.h. AT&T syntax.
+ *
+ * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key,
+ * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch.
+ * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
+ * key, %r11d rounds. The next counter block lives in the red zone at -24(%rsp) (16-byte
+ * aligned: the kernels are leaves entered with %rsp = 8 mod 16); it steps as GCM's inc32
+ * (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
+
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
+    .text
+
+/* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
+ * order) moves by 8. While its last byte takes the 8 without a carry (31 groups in 32), PADDD
+ * of k << 24 adds k to that byte in place; otherwise the counter is byte-reversed, stepped as
+ * a 32-bit integer and reversed back, block by block (the shuffles share AES ports on Zen 3,
+ * hence the fast way). */
+.macro CTR8
+    movdqa  -24(%rsp), %xmm0
+    cmpb    $0xf7, -9(%rsp)
+    ja      2f
+    movdqa  %xmm0, %xmm1
+    paddd   .Lb1(%rip), %xmm1
+    movdqa  %xmm0, %xmm2
+    paddd   .Lb2(%rip), %xmm2
+    movdqa  %xmm0, %xmm3
+    paddd   .Lb3(%rip), %xmm3
+    movdqa  %xmm0, %xmm4
+    paddd   .Lb4(%rip), %xmm4
+    movdqa  %xmm0, %xmm5
+    paddd   .Lb5(%rip), %xmm5
+    movdqa  %xmm0, %xmm6
+    paddd   .Lb6(%rip), %xmm6
+    movdqa  %xmm0, %xmm7
+    paddd   .Lb7(%rip), %xmm7
+    movdqa  %xmm0, %xmm13
+    paddd   .Lb8(%rip), %xmm13
+    movdqa  %xmm13, -24(%rsp)
+    jmp     3f
+2:
+    movdqa  .Lgbswap(%rip), %xmm8
+    pshufb  %xmm8, %xmm0
+    movdqa  %xmm0, %xmm1
+    paddd   .Ld1(%rip), %xmm1
+    movdqa  %xmm0, %xmm2
+    paddd   .Ld2(%rip), %xmm2
+    movdqa  %xmm0, %xmm3
+    paddd   .Ld3(%rip), %xmm3
+    movdqa  %xmm0, %xmm4
+    paddd   .Ld4(%rip), %xmm4
+    movdqa  %xmm0, %xmm5
+    paddd   .Ld5(%rip), %xmm5
+    movdqa  %xmm0, %xmm6
+    paddd   .Ld6(%rip), %xmm6
+    movdqa  %xmm0, %xmm7
+    paddd   .Ld7(%rip), %xmm7
+    movdqa  %xmm0, %xmm13
+    paddd   .Ld8(%rip), %xmm13
+    pshufb  %xmm8, %xmm13
+    movdqa  %xmm13, -24(%rsp)
+    pshufb  %xmm8, %xmm0
+    pshufb  %xmm8, %xmm1
+    pshufb  %xmm8, %xmm2
+    pshufb  %xmm8, %xmm3
+    pshufb  %xmm8, %xmm4
+    pshufb  %xmm8, %xmm5
+    pshufb  %xmm8, %xmm6
+    pshufb  %xmm8, %xmm7
+3:
+    movdqa  (%rdi), %xmm8
+    pxor    %xmm8, %xmm0
+    pxor    %xmm8, %xmm1
+    pxor    %xmm8, %xmm2
+    pxor    %xmm8, %xmm3
+    pxor    %xmm8, %xmm4
+    pxor    %xmm8, %xmm5
+    pxor    %xmm8, %xmm6
+    pxor    %xmm8, %xmm7
+.endm
+
+/* One AES round (key at \off(%rdi)) on the eight states. */
+.macro AESR off
+    movdqa  \off(%rdi), %xmm8
+    aesenc  %xmm8, %xmm0
+    aesenc  %xmm8, %xmm1
+    aesenc  %xmm8, %xmm2
+    aesenc  %xmm8, %xmm3
+    aesenc  %xmm8, %xmm4
+    aesenc  %xmm8, %xmm5
+    aesenc  %xmm8, %xmm6
+    aesenc  %xmm8, %xmm7
+.endm
+
+/* Block \j of the group at \disp(\src) times hsh[\kb+\j] (H^(16-\kb-\j) x; its Karatsuba
+ * half-sum in hksh, 256 bytes on), added to the sums. \start: this group starts a sum, so
+ * block 7 (the first multiplied) sets the sums and block 0 takes Y. */
+.macro GMUL j, src, disp, kb, start
+    movdqu  \disp+16*\j(\src), %xmm13
+    pshufb  .Lgbswap(%rip), %xmm13
+    .if \j == 0 && \start
+    pxor    %xmm12, %xmm13
+    .endif
+    .if \j == 7 && \start
+    movdqa  %xmm13, %xmm9
+    pclmulqdq $0x00, 768+16*(\kb+\j)(%rsi), %xmm9
+    pshufd  $0x4e, %xmm13, %xmm11
+    pxor    %xmm13, %xmm11
+    pclmulqdq $0x00, 1024+16*(\kb+\j)(%rsi), %xmm11
+    movdqa  %xmm13, %xmm10
+    pclmulqdq $0x11, 768+16*(\kb+\j)(%rsi), %xmm10
+    .else
+    movdqa  %xmm13, %xmm14
+    pclmulqdq $0x00, 768+16*(\kb+\j)(%rsi), %xmm14
+    pxor    %xmm14, %xmm9
+    pshufd  $0x4e, %xmm13, %xmm15
+    pxor    %xmm13, %xmm15
+    pclmulqdq $0x00, 1024+16*(\kb+\j)(%rsi), %xmm15
+    pxor    %xmm15, %xmm11
+    pclmulqdq $0x11, 768+16*(\kb+\j)(%rsi), %xmm13
+    pxor    %xmm13, %xmm10
+    .endif
+.endm
+
+/* Round \r (1..8) with, where \mul, the multiply of block \j = 8 - \r: the block that takes Y
+ * goes last, so only its product waits for the previous reduction. */
+.macro RMUL r, j, mul, src, disp, kb, start
+    AESR    16*\r
+    .if \mul
+    GMUL    \j, \src, \disp, \kb, \start
+    .endif
+.endm
+
+/* The eight multiplies alone (the last group encrypted, hashed after the loop). */
+.macro GHASH8 src, disp, kb, start
+    .irp j, 7, 6, 5, 4, 3, 2, 1, 0
+    GMUL    \j, \src, \disp, \kb, \start
+    .endr
+.endm
+
+/* Last round of block \j: its key xored with the input gives E(ctr) ^ in at once. */
+.macro LAST1 j
+    movdqu  16*\j(%r8), %xmm13
+    pxor    %xmm8, %xmm13
+    aesenclast %xmm13, %xmm\j
+    movdqu  %xmm\j, 16*\j(%rcx)
+.endm
+
+/* One group: AES of eight counter blocks, with (\mul) the products of the eight blocks at
+ * \disp(\src) by hsh[\kb..\kb+7] (see GMUL); output stored. */
+.macro GROUP mul, src, disp, kb, start
+    CTR8
+    RMUL    1, 7, \mul, \src, \disp, \kb, \start
+    RMUL    2, 6, \mul, \src, \disp, \kb, \start
+    RMUL    3, 5, \mul, \src, \disp, \kb, \start
+    RMUL    4, 4, \mul, \src, \disp, \kb, \start
+    RMUL    5, 3, \mul, \src, \disp, \kb, \start
+    RMUL    6, 2, \mul, \src, \disp, \kb, \start
+    RMUL    7, 1, \mul, \src, \disp, \kb, \start
+    RMUL    8, 0, \mul, \src, \disp, \kb, \start
+    AESR    144
+    cmpl    $10, %r11d
+    je      1f
+    AESR    160
+    AESR    176
+    cmpl    $12, %r11d
+    je      1f
+    AESR    192
+    AESR    208
+1:
+    movdqa  (%r10), %xmm8
+    LAST1   0
+    LAST1   1
+    LAST1   2
+    LAST1   3
+    LAST1   4
+    LAST1   5
+    LAST1   6
+    LAST1   7
+.endm
+
+/* On to the next group; ZF set when none is left. */
+.macro NEXT
+    addq    $128, %rcx
+    addq    $128, %r8
+    subq    $8, %r9
+.endm
+
+/* The sums to Y (%xmm12), scratch %xmm0. The Karatsuba middle term goes into the 256-bit
+ * product [hi:lo]; the powers being H^i * x (hsh), no shift is left to do, and lo folds into
+ * hi in two steps of one carry-less multiply each by x^128 mod the field polynomial's
+ * reflected top, 0xc2 << 56 (.Lpoly's high qword), the halves swapped between. */
+.macro GREDUCE
+    pxor    %xmm9, %xmm11
+    pxor    %xmm10, %xmm11
+    movdqa  %xmm11, %xmm0
+    pslldq  $8, %xmm0
+    psrldq  $8, %xmm11
+    pxor    %xmm0, %xmm9
+    pxor    %xmm11, %xmm10
+    movdqa  %xmm9, %xmm0
+    pclmulqdq $0x10, .Lpoly(%rip), %xmm0
+    pshufd  $0x4e, %xmm9, %xmm9
+    pxor    %xmm0, %xmm9
+    movdqa  %xmm9, %xmm0
+    pclmulqdq $0x10, .Lpoly(%rip), %xmm0
+    pshufd  $0x4e, %xmm9, %xmm9
+    pxor    %xmm10, %xmm9
+    pxor    %xmm0, %xmm9
+    movdqa  %xmm9, %xmm12
+.endm
+
+/* Entry: blocks done (nblocks & ~7) in %rax and %r9, key pointers, counter and Y loaded;
+ * returns through .Lgdone's caller-side label \out when there is nothing to do. */
+.macro ENTRY out
+    endbr64
+    movq    %r9, %rax
+    andq    $-8, %rax
+    jz      \out
+    movq    %rax, %r9
+    movl    240(%rdi), %r11d
+    movl    %r11d, %r10d
+    shlq    $4, %r10
+    addq    %rdi, %r10
+    movdqu  (%rdx), %xmm0
+    movdqa  %xmm0, -24(%rsp)
+    movdqu  16(%rdx), %xmm12
+    pshufb  .Lgbswap(%rip), %xmm12
+.endm
+
+/* State back to GCM byte order; no key stream or key left in registers. */
+.macro LEAVE
+    movdqa  -24(%rsp), %xmm0
+    movdqu  %xmm0, (%rdx)
+    pshufb  .Lgbswap(%rip), %xmm12
+    movdqu  %xmm12, 16(%rdx)
+    pxor    %xmm0, %xmm0
+    pxor    %xmm1, %xmm1
+    pxor    %xmm2, %xmm2
+    pxor    %xmm3, %xmm3
+    pxor    %xmm4, %xmm4
+    pxor    %xmm5, %xmm5
+    pxor    %xmm6, %xmm6
+    pxor    %xmm7, %xmm7
+    pxor    %xmm8, %xmm8
+    pxor    %xmm13, %xmm13
+.endm
+
+/* size_t direct_aes_gcm_enc(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
+ *                           struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+ *                           size_t nblocks)
+ * Groups g0, g1, ...: each iteration encrypts one and hashes the one before; hashed groups
+ * pair up, g(2i) by H^16..H^9 and g(2i+1) by H^8..H^1, one reduction per pair; a last group
+ * without a partner is hashed by H^8..H^1 alone. */
+    .globl  direct_aes_gcm_enc
+    .type   direct_aes_gcm_enc, @function
+    .p2align 4
+direct_aes_gcm_enc:
+    ENTRY   .Lge_ret
+    GROUP   0, %rcx, 0, 0, 0
+    NEXT
+    jz      .Lge_lone
+.Lge_loop:
+    GROUP   1, %rcx, -128, 0, 1     /* hashes an even group: the pair's first */
+    NEXT
+    jz      .Lge_odd
+    GROUP   1, %rcx, -128, 8, 0     /* hashes an odd group: the pair's second */
+    GREDUCE
+    NEXT
+    jnz     .Lge_loop
+.Lge_lone:                          /* the last group written, even: alone */
+    GHASH8  %rcx, -128, 8, 1
+    GREDUCE
+    jmp     .Lge_out
+.Lge_odd:                           /* the last group written, odd: its pair's second */
+    GHASH8  %rcx, -128, 8, 0
+    GREDUCE
+.Lge_out:
+    LEAVE
+.Lge_ret:
+    ret
+    .size   direct_aes_gcm_enc, .-direct_aes_gcm_enc
+
+/* size_t direct_aes_gcm_dec(k, gk, st, out, in, nblocks): as _enc, hashing the input, two
+ * groups and one reduction at a time, a last group alone */
+    .globl  direct_aes_gcm_dec
+    .type   direct_aes_gcm_dec, @function
+    .p2align 4
+direct_aes_gcm_dec:
+    ENTRY   .Lgd_ret
+.Lgd_loop:
+    cmpq    $16, %r9
+    jb      .Lgd_lone
+    GROUP   1, %r8, 0, 0, 1
+    NEXT
+    GROUP   1, %r8, 0, 8, 0
+    GREDUCE
+    NEXT
+    jnz     .Lgd_loop
+    jmp     .Lgd_out
+.Lgd_lone:
+    GROUP   1, %r8, 0, 8, 1
+    GREDUCE
+.Lgd_out:
+    LEAVE
+.Lgd_ret:
+    ret
+    .size   direct_aes_gcm_dec, .-direct_aes_gcm_dec
+
+    .section .rodata
+    .p2align 4
+.Lgbswap:
+    .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lpoly: .quad 1, 0xc200000000000000
+.Ld1:   .long 1, 0, 0, 0
+.Ld2:   .long 2, 0, 0, 0
+.Ld3:   .long 3, 0, 0, 0
+.Ld4:   .long 4, 0, 0, 0
+.Ld5:   .long 5, 0, 0, 0
+.Ld6:   .long 6, 0, 0, 0
+.Ld7:   .long 7, 0, 0, 0
+.Ld8:   .long 8, 0, 0, 0
+.Lb1:   .long 0, 0, 0, 1 << 24
+.Lb2:   .long 0, 0, 0, 2 << 24
+.Lb3:   .long 0, 0, 0, 3 << 24
+.Lb4:   .long 0, 0, 0, 4 << 24
+.Lb5:   .long 0, 0, 0, 5 << 24
+.Lb6:   .long 0, 0, 0, 6 << 24
+.Lb7:   .long 0, 0, 0, 7 << 24
+.Lb8:   .long 0, 0, 0, 8 << 24
+
+    .section .note.GNU-stack, "", @progbits

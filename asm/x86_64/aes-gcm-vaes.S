@@ -1,0 +1,312 @@
+/* AES-GCM (NIST SP 800-38D) stitched on 256-bit registers: VAES counter mode (VAESENC VEX.256,
+ * CPUID.7.0:ECX[9]) and VPCLMULQDQ GHASH (VEX.256, CPUID.7.0:ECX[10]; AVX2 for the other ymm
+ * ops, CPUID.7.0:EBX[5]) in one loop; the method of aes-gcm-aesni.S with two blocks per
+ * register. Sixteen blocks per group as eight ymm pairs: while the counter pairs go through
+ * the rounds, pair j of the group to hash is multiplied by H^(16-2j), H^(15-2j) or sixteen
+ * powers more (hsh, hsh32 of struct direct_ghash_key, side by side, multiplied by x as
+ * aes-gcm-aesni.S explains) between the rounds; the lanes are summed and reduced once per two
+ * groups. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout, VZEROUPPER at
+ * the end.
+ *
+ * Registers: %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key (both
+ * lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero), %ymm13..15
+ * scratch. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last
+ * round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as inc32)
+ * lives in the red zone at -40(%rsp). */
+
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
+    .text
+
+/* Counters for the group into %ymm0..7, whitened with round key 0; the counter pair (GCM
+ * byte order) moves by 16: VPADDD of 2 << 24 per step while the last byte of both lanes
+ * takes the 16 without a carry (c + 1 + 16 <= 255), else through byte-reversed 32-bit
+ * integers (see aes-gcm-aesni.S's CTR8). */
+.macro VCTR16
+    vmovdqu -40(%rsp), %ymm0
+    cmpb    $0xee, -25(%rsp)          /* the upper lane, c + 1, must take 16 too */
+    ja      2f
+    vmovdqu .Lvb2(%rip), %ymm8
+    vpaddd  %ymm8, %ymm0, %ymm1
+    vpaddd  %ymm8, %ymm1, %ymm2
+    vpaddd  %ymm8, %ymm2, %ymm3
+    vpaddd  %ymm8, %ymm3, %ymm4
+    vpaddd  %ymm8, %ymm4, %ymm5
+    vpaddd  %ymm8, %ymm5, %ymm6
+    vpaddd  %ymm8, %ymm6, %ymm7
+    vpaddd  %ymm8, %ymm7, %ymm13
+    vmovdqu %ymm13, -40(%rsp)
+    jmp     3f
+2:
+    vbroadcasti128 .Lvgbswap(%rip), %ymm8
+    vpshufb %ymm8, %ymm0, %ymm0
+    vpaddd  .Lvd2(%rip), %ymm0, %ymm1
+    vpaddd  .Lvd2(%rip), %ymm1, %ymm2
+    vpaddd  .Lvd2(%rip), %ymm2, %ymm3
+    vpaddd  .Lvd2(%rip), %ymm3, %ymm4
+    vpaddd  .Lvd2(%rip), %ymm4, %ymm5
+    vpaddd  .Lvd2(%rip), %ymm5, %ymm6
+    vpaddd  .Lvd2(%rip), %ymm6, %ymm7
+    vpaddd  .Lvd2(%rip), %ymm7, %ymm13
+    vpshufb %ymm8, %ymm13, %ymm13
+    vmovdqu %ymm13, -40(%rsp)
+    vpshufb %ymm8, %ymm0, %ymm0
+    vpshufb %ymm8, %ymm1, %ymm1
+    vpshufb %ymm8, %ymm2, %ymm2
+    vpshufb %ymm8, %ymm3, %ymm3
+    vpshufb %ymm8, %ymm4, %ymm4
+    vpshufb %ymm8, %ymm5, %ymm5
+    vpshufb %ymm8, %ymm6, %ymm6
+    vpshufb %ymm8, %ymm7, %ymm7
+3:
+    vbroadcasti128 (%rdi), %ymm8
+    vpxor   %ymm8, %ymm0, %ymm0
+    vpxor   %ymm8, %ymm1, %ymm1
+    vpxor   %ymm8, %ymm2, %ymm2
+    vpxor   %ymm8, %ymm3, %ymm3
+    vpxor   %ymm8, %ymm4, %ymm4
+    vpxor   %ymm8, %ymm5, %ymm5
+    vpxor   %ymm8, %ymm6, %ymm6
+    vpxor   %ymm8, %ymm7, %ymm7
+.endm
+
+/* One AES round (key at \off(%rdi), both lanes) on the eight pairs. */
+.macro VAESR off
+    vbroadcasti128 \off(%rdi), %ymm8
+    vaesenc %ymm8, %ymm0, %ymm0
+    vaesenc %ymm8, %ymm1, %ymm1
+    vaesenc %ymm8, %ymm2, %ymm2
+    vaesenc %ymm8, %ymm3, %ymm3
+    vaesenc %ymm8, %ymm4, %ymm4
+    vaesenc %ymm8, %ymm5, %ymm5
+    vaesenc %ymm8, %ymm6, %ymm6
+    vaesenc %ymm8, %ymm7, %ymm7
+.endm
+
+/* Pair \j of the group at \disp(\src) times the pair of powers at \hb+32j in the key (hsh or
+ * hsh32: H^(16-2j) x, H^(15-2j) x, or 16 more; Karatsuba half-sums 256 bytes on), added to
+ * the sums. \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums
+ * and pair 0 takes Y. */
+.macro VGMUL j, src, disp, hb, start
+    vmovdqu \disp+32*\j(\src), %ymm13
+    vpshufb .Lvgbswap32(%rip), %ymm13, %ymm13
+    .if \j == 0 && \start
+    vpxor   %ymm12, %ymm13, %ymm13
+    .endif
+    vpshufd $0x4e, %ymm13, %ymm15
+    vpxor   %ymm13, %ymm15, %ymm15
+    .if \j == 7 && \start
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm9
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm11
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm10
+    .else
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm14
+    vpxor   %ymm14, %ymm9, %ymm9
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm15
+    vpxor   %ymm15, %ymm11, %ymm11
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm13
+    vpxor   %ymm13, %ymm10, %ymm10
+    .endif
+.endm
+
+/* Round \r (1..8) with, where \mul, the multiply of pair \j = 8 - \r (pair 0, which waits for
+ * the previous reduction, last). */
+.macro VRMUL r, j, mul, src, disp, hb, start
+    VAESR   16*\r
+    .if \mul
+    VGMUL   \j, \src, \disp, \hb, \start
+    .endif
+.endm
+
+/* The eight pairs' multiplies alone (the last group encrypted, hashed after the loop). */
+.macro VGHASH16 src, disp, hb, start
+    .irp j, 7, 6, 5, 4, 3, 2, 1, 0
+    VGMUL   \j, \src, \disp, \hb, \start
+    .endr
+.endm
+
+/* Last round of pair \j: key ^ input, so the result is E(ctr) ^ in; stored. */
+.macro VLAST1 j
+    vpxor   32*\j(%r8), %ymm8, %ymm13
+    vaesenclast %ymm13, %ymm\j, %ymm\j
+    vmovdqu %ymm\j, 32*\j(%rcx)
+.endm
+
+/* One group: AES of sixteen counter blocks, with (\mul) the products of the sixteen blocks at
+ * \disp(\src) by the powers at \hb (see VGMUL); output stored. */
+.macro VGROUP mul, src, disp, hb, start
+    VCTR16
+    VRMUL   1, 7, \mul, \src, \disp, \hb, \start
+    VRMUL   2, 6, \mul, \src, \disp, \hb, \start
+    VRMUL   3, 5, \mul, \src, \disp, \hb, \start
+    VRMUL   4, 4, \mul, \src, \disp, \hb, \start
+    VRMUL   5, 3, \mul, \src, \disp, \hb, \start
+    VRMUL   6, 2, \mul, \src, \disp, \hb, \start
+    VRMUL   7, 1, \mul, \src, \disp, \hb, \start
+    VRMUL   8, 0, \mul, \src, \disp, \hb, \start
+    VAESR   144
+    cmpl    $10, %r11d
+    je      1f
+    VAESR   160
+    VAESR   176
+    cmpl    $12, %r11d
+    je      1f
+    VAESR   192
+    VAESR   208
+1:
+    vbroadcasti128 (%r10), %ymm8
+    VLAST1  0
+    VLAST1  1
+    VLAST1  2
+    VLAST1  3
+    VLAST1  4
+    VLAST1  5
+    VLAST1  6
+    VLAST1  7
+.endm
+
+/* On to the next group; ZF set when none is left. */
+.macro VNEXT
+    addq    $256, %rcx
+    addq    $256, %r8
+    subq    $16, %r9
+.endm
+
+/* The lanes' sums added, then reduced to Y (%xmm12) as GREDUCE of aes-gcm-aesni.S does;
+ * scratch %xmm0..2. */
+.macro VGREDUCE
+    vextracti128 $1, %ymm9, %xmm0
+    vextracti128 $1, %ymm10, %xmm1
+    vextracti128 $1, %ymm11, %xmm2
+    vpxor   %xmm0, %xmm9, %xmm9
+    vpxor   %xmm1, %xmm10, %xmm10
+    vpxor   %xmm2, %xmm11, %xmm11
+    vpxor   %xmm9, %xmm11, %xmm11
+    vpxor   %xmm10, %xmm11, %xmm11
+    vpslldq $8, %xmm11, %xmm0
+    vpsrldq $8, %xmm11, %xmm11
+    vpxor   %xmm0, %xmm9, %xmm9
+    vpxor   %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0x10, .Lvpoly(%rip), %xmm9, %xmm0
+    vpshufd $0x4e, %xmm9, %xmm9
+    vpxor   %xmm0, %xmm9, %xmm9
+    vpclmulqdq $0x10, .Lvpoly(%rip), %xmm9, %xmm0
+    vpshufd $0x4e, %xmm9, %xmm9
+    vpxor   %xmm10, %xmm9, %xmm9
+    vpxor   %xmm0, %xmm9, %xmm12
+.endm
+
+/* Blocks done (nblocks & ~15) in %rax and %r9, key pointers, counter pair and Y loaded; to
+ * \out when there is nothing to do. */
+.macro VENTRY out
+    endbr64
+    movq    %r9, %rax
+    andq    $-16, %rax
+    jz      \out
+    movq    %rax, %r9
+    movl    240(%rdi), %r11d
+    movl    %r11d, %r10d
+    shlq    $4, %r10
+    addq    %rdi, %r10
+    vmovdqu (%rdx), %xmm0
+    vmovdqa .Lvgbswap(%rip), %xmm2
+    vpshufb %xmm2, %xmm0, %xmm1
+    vpaddd  .Lvd1(%rip), %xmm1, %xmm1
+    vpshufb %xmm2, %xmm1, %xmm1
+    vinserti128 $1, %xmm1, %ymm0, %ymm0
+    vmovdqu %ymm0, -40(%rsp)
+    vmovdqu 16(%rdx), %xmm12
+    vpshufb .Lvgbswap(%rip), %xmm12, %xmm12
+.endm
+
+/* State back to GCM byte order; no key stream or key left in registers. */
+.macro VLEAVE
+    vmovdqu -40(%rsp), %xmm0
+    vmovdqu %xmm0, (%rdx)
+    vpshufb .Lvgbswap(%rip), %xmm12, %xmm12
+    vmovdqu %xmm12, 16(%rdx)
+    vpxor   %xmm8, %xmm8, %xmm8
+    vpxor   %xmm13, %xmm13, %xmm13
+    vzeroupper                      /* also clears the upper lanes of the key stream */
+    vpxor   %xmm0, %xmm0, %xmm0
+    vpxor   %xmm1, %xmm1, %xmm1
+    vpxor   %xmm2, %xmm2, %xmm2
+    vpxor   %xmm3, %xmm3, %xmm3
+    vpxor   %xmm4, %xmm4, %xmm4
+    vpxor   %xmm5, %xmm5, %xmm5
+    vpxor   %xmm6, %xmm6, %xmm6
+    vpxor   %xmm7, %xmm7, %xmm7
+.endm
+
+/* size_t direct_aes_gcm_enc_vaes(k, gk, st, out, in, nblocks)
+ * As direct_aes_gcm_enc (aes-gcm-aesni.S) with groups of sixteen: hashed groups pair up,
+ * g(2i) by H^32..H^17 (hsh32, at 1280 in the key) and g(2i+1) by H^16..H^1 (hsh, at 768), one
+ * reduction per pair; a last group without a partner by H^16..H^1 alone. */
+    .globl  direct_aes_gcm_enc_vaes
+    .type   direct_aes_gcm_enc_vaes, @function
+    .p2align 4
+direct_aes_gcm_enc_vaes:
+    VENTRY  .Lvge_ret
+    VGROUP  0, %rcx, 0, 768, 0
+    VNEXT
+    jz      .Lvge_lone
+.Lvge_loop:
+    VGROUP  1, %rcx, -256, 1280, 1  /* hashes an even group: the pair's first */
+    VNEXT
+    jz      .Lvge_odd
+    VGROUP  1, %rcx, -256, 768, 0   /* hashes an odd group: the pair's second */
+    VGREDUCE
+    VNEXT
+    jnz     .Lvge_loop
+.Lvge_lone:                         /* the last group written, even: alone */
+    VGHASH16 %rcx, -256, 768, 1
+    VGREDUCE
+    jmp     .Lvge_out
+.Lvge_odd:                          /* the last group written, odd: its pair's second */
+    VGHASH16 %rcx, -256, 768, 0
+    VGREDUCE
+.Lvge_out:
+    VLEAVE
+.Lvge_ret:
+    ret
+    .size   direct_aes_gcm_enc_vaes, .-direct_aes_gcm_enc_vaes
+
+/* size_t direct_aes_gcm_dec_vaes(k, gk, st, out, in, nblocks): as _enc_vaes, hashing the
+ * input, two groups and one reduction at a time, a last group alone */
+    .globl  direct_aes_gcm_dec_vaes
+    .type   direct_aes_gcm_dec_vaes, @function
+    .p2align 4
+direct_aes_gcm_dec_vaes:
+    VENTRY  .Lvgd_ret
+.Lvgd_loop:
+    cmpq    $32, %r9
+    jb      .Lvgd_lone
+    VGROUP  1, %r8, 0, 1280, 1
+    VNEXT
+    VGROUP  1, %r8, 0, 768, 0
+    VGREDUCE
+    VNEXT
+    jnz     .Lvgd_loop
+    jmp     .Lvgd_out
+.Lvgd_lone:
+    VGROUP  1, %r8, 0, 768, 1
+    VGREDUCE
+.Lvgd_out:
+    VLEAVE
+.Lvgd_ret:
+    ret
+    .size   direct_aes_gcm_dec_vaes, .-direct_aes_gcm_dec_vaes
+
+    .section .rodata
+    .p2align 5
+.Lvgbswap32:
+    .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lvgbswap:
+    .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lvpoly: .quad 1, 0xc200000000000000
+.Lvd1:  .long 1, 0, 0, 0
+.Lvd2:  .long 2, 0, 0, 0, 2, 0, 0, 0
+.Lvb2:  .long 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24
+
+    .section .note.GNU-stack, "", @progbits
