@@ -5,7 +5,8 @@
 #include "registry.h"
 
 const struct backend *const backend_all[] = {
-    &backend_portable, &backend_portable_pk, &backend_openssl, &backend_openssl_pk, &backend_direct, &backend_direct_arm,
-    &backend_padlock,  &backend_rng,     &backend_afalg,  &backend_keyctl, &backend_fault,
+    &backend_portable, &backend_portable_pk, &backend_openssl, &backend_openssl_pk,
+    &backend_direct,   &backend_direct_arm,  &backend_padlock, &backend_rng,
+    &backend_afalg,    &backend_keyctl,      &backend_ossl_engine, &backend_fault,
 };
 const size_t backend_all_count = sizeof backend_all / sizeof backend_all[0];

@@ -14,6 +14,7 @@ extern const struct backend backend_padlock;    /* backends/padlock.c (asm/x86, 
 extern const struct backend backend_rng;        /* backends/rng.c (RDRAND, getrandom, ...) */
 extern const struct backend backend_afalg;      /* backends/afalg.c */
 extern const struct backend backend_keyctl;     /* backends/keyctl.c (kernel public-key ops) */
+extern const struct backend backend_ossl_engine; /* backends/ossl_engine.c: ENGINE list */
 extern const struct backend backend_fault;      /* backends/fault.c, test-only */
 
 #endif

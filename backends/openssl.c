@@ -1,7 +1,10 @@
 /* OpenSSL libcrypto through EVP: the hw path (no mask), the asm path (capability masks set in
  * the worker's environment before libcrypto starts: OpenSSL reads OPENSSL_ia32cap /
- * OPENSSL_armcap once, at start-up), and the PadLock engine where the CPU has it. */
-#define OPENSSL_SUPPRESS_DEPRECATED /* the ENGINE API is the only door to PadLock in 3.0 */
+ * OPENSSL_armcap once, at start-up), and the ENGINEs: padlock where the CPU has it, afalg and
+ * devcrypto on the kernel path. An engine row runs as `openssl speed -engine ID` does: the
+ * engine gets the algorithms it claims, libcrypto's software the rest, and the worker
+ * reports which (impl->offload, src/offload.h). */
+#define OPENSSL_SUPPRESS_DEPRECATED /* the ENGINE API is the only door to engines in 3.0 */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 #include "algo.h"
 #include "cpu.h"
 #include "all.h"
+#include "ossl_engine.h"
 
 /* The masks, in both words always: a value without ':' zeroes the second word. */
 #if defined(__x86_64__) || defined(__i386__)
@@ -28,13 +32,14 @@
 #define MASK_SIMD NULL
 #endif
 
-enum variant { V_PLAIN, V_INT, V_SIMD, V_PADLOCK };
+enum variant { V_PLAIN, V_INT, V_SIMD, V_PADLOCK, V_AFALG, V_DEVCRYPTO };
 
 struct variant_desc {
     const char *name;  /* implementation name */
     enum path path;
     const char *env;   /* mask for the worker, NULL for none */
     const char *note;
+    const char *engine; /* ENGINE id, NULL for none */
 };
 
 static const struct variant_desc variants[] = {
@@ -44,8 +49,12 @@ static const struct variant_desc variants[] = {
                 .note = "OpenSSL asm with every capability masked (integer code)" },
     [V_SIMD] = { .name = "openssl-simd", .path = PATH_ASM, .env = MASK_SIMD,
                  .note = "OpenSSL asm with SIMD kept, crypto extensions masked" },
-    [V_PADLOCK] = { .name = "padlock-engine", .path = PATH_HW,
+    [V_PADLOCK] = { .name = "padlock-engine", .path = PATH_HW, .engine = "padlock",
                     .note = "OpenSSL's padlock ENGINE (VIA/Zhaoxin ACE)" },
+    [V_AFALG] = { .name = "afalg-engine", .path = PATH_KERNEL, .engine = "afalg",
+                  .note = "OpenSSL's afalg ENGINE, as `openssl speed -engine afalg`" },
+    [V_DEVCRYPTO] = { .name = "devcrypto-engine", .path = PATH_KERNEL, .engine = "devcrypto",
+                      .note = "OpenSSL's devcrypto ENGINE (/dev/crypto, cryptodev-linux)" },
 };
 
 struct ctx {
@@ -53,7 +62,9 @@ struct ctx {
     EVP_MD_CTX *m;
     EVP_CIPHER *cipher;
     EVP_MD *md;
-    ENGINE *engine;
+    const EVP_MD *md_use; /* md, or the legacy object an engine serves */
+    ENGINE *engine;       /* the engine doing the work; NULL for libcrypto's software */
+    const char *engine_id;
     const struct algo *a;
     int decrypt;
     uint8_t nonce[12];
@@ -84,25 +95,24 @@ static int algo_in_libcrypto(const struct algo *a, char *why, size_t n)
     return -1;
 }
 
-static ENGINE *padlock_engine(char *why, size_t n)
+/* An engine row: the engine must load; an algorithm it does not claim is measured all the
+ * same (as `openssl speed -engine` would), reported as software, and said so up front. */
+static int engine_check(const struct data *d, char *why, size_t n)
 {
-    static ENGINE *e;
-    static int tried;
-    static char err[128];
-    if (!tried) {
-        tried = 1;
-        ENGINE *x = ENGINE_by_id("padlock");
-        if (!x)
-            snprintf(err, sizeof err, "libcrypto cannot load the padlock engine");
-        else if (!ENGINE_init(x)) {
-            snprintf(err, sizeof err, "padlock engine loaded but refused to initialise");
-            ENGINE_free(x);
-        } else
-            e = x;
-    }
+    const char *id = variants[d->v].engine;
+    ENGINE *e = ossl_engine_get(id, why, n);
     if (!e)
-        snprintf(why, n, "%s", err);
-    return e;
+        return -1;
+    if (ossl_engine_claims(e, d->a->kind == ALGO_DIGEST, d->a->evp))
+        return 0;
+    char lib[160] = "";
+    if (algo_in_libcrypto(d->a, lib, sizeof lib)) {
+        snprintf(why, n, "%s engine does not handle %s, and %s", id, d->a->id, lib);
+        return -1;
+    }
+    snprintf(why, n, "%s engine does not handle %s: libcrypto software will do the work", id,
+             d->a->id);
+    return 0;
 }
 
 static int check(const struct impl *im, char *why, size_t n)
@@ -112,12 +122,10 @@ static int check(const struct impl *im, char *why, size_t n)
         snprintf(why, n, "OpenSSL capability masks exist for x86 and aarch64 only");
         return -1;
     }
-    if (d->v == V_PADLOCK) {
-        if (!cpu_feature_status(FEAT_PL_ACE, why, n))
-            return -1;
-        if (!padlock_engine(why, n))
-            return -1;
-    }
+    if (d->v == V_PADLOCK && !cpu_feature_status(FEAT_PL_ACE, why, n))
+        return -1;
+    if (variants[d->v].engine)
+        return engine_check(d, why, n);
     return algo_in_libcrypto(d->a, why, n);
 }
 
@@ -128,22 +136,26 @@ static int init(const struct impl *im, void *vctx, const uint8_t *key, const uin
     struct ctx *x = vctx;
     x->a = d->a;
     x->decrypt = decrypt;
+    if ((x->engine_id = variants[d->v].engine)) {
+        if (!(x->engine = ossl_engine_get(x->engine_id, why, n)))
+            return -1;
+        if (!ossl_engine_claims(x->engine, d->a->kind == ALGO_DIGEST, d->a->evp))
+            x->engine = NULL; /* what `openssl speed -engine` does: software takes it */
+    }
     if (d->a->kind == ALGO_DIGEST) {
         if (!(x->md = EVP_MD_fetch(NULL, d->a->evp, NULL)))
             goto no_alg;
         if (!(x->m = EVP_MD_CTX_new()))
             goto free_md;
+        /* An engine serves the legacy digest object, not a provider's. */
+        x->md_use = x->engine ? EVP_get_digestbyname(d->a->evp) : x->md;
         return 0;
-    }
-    if (d->v == V_PADLOCK) {
-        if (!(x->engine = padlock_engine(why, n)))
-            return -1;
     }
     if (!(x->cipher = EVP_CIPHER_fetch(NULL, d->a->evp, NULL)))
         goto no_alg;
     if (!(x->c = EVP_CIPHER_CTX_new()))
         goto free_cipher;
-    /* The PadLock engine serves the legacy cipher object, not a provider's. */
+    /* An engine serves the legacy cipher object, not a provider's. */
     const EVP_CIPHER *use = x->engine ? EVP_get_cipherbyname(d->a->evp) : x->cipher;
     if (!EVP_CipherInit_ex(x->c, use, x->engine, key, iv, !decrypt))
         goto free_ctx;
@@ -198,7 +210,7 @@ static int digest_op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct ctx *x = vctx;
     unsigned int mdlen;
-    return EVP_DigestInit_ex(x->m, x->md, NULL) && EVP_DigestUpdate(x->m, in, len) &&
+    return EVP_DigestInit_ex(x->m, x->md_use, x->engine) && EVP_DigestUpdate(x->m, in, len) &&
                    EVP_DigestFinal_ex(x->m, out, &mdlen)
                ? 0
                : -1;
@@ -216,6 +228,22 @@ static int cipher_op(void *vctx, uint8_t *out, const uint8_t *in, size_t len)
 static int (*const ops[])(void *, uint8_t *, const uint8_t *, size_t) = {
     [ALGO_CIPHER] = cipher_op, [ALGO_AEAD] = aead_op, [ALGO_DIGEST] = digest_op,
 };
+
+/* Whether the context runs the engine's code: its cipher is the one the engine hands out
+ * (a digest context is set up per operation, with x->engine). */
+static int offload(void *vctx, char *id, size_t n)
+{
+    struct ctx *x = vctx;
+    snprintf(id, n, "%s", x->engine_id ? x->engine_id : "none");
+    if (!x->engine)
+        return 1;
+    if (x->c)
+        return EVP_CIPHER_CTX_get0_cipher(x->c) ==
+                       ENGINE_get_cipher(x->engine, EVP_CIPHER_CTX_get_nid(x->c))
+                   ? 0
+                   : 1;
+    return 0;
+}
 
 static void cleanup(void *vctx)
 {
@@ -255,6 +283,7 @@ static const struct impl *impls(size_t *count)
                     .path = variants[v].path, .env = variants[v].env, .note = variants[v].note,
                     .ctx_size = sizeof(struct ctx), .data = &datas[nlist],
                     .check = check, .init = init, .op = ops[a->kind], .cleanup = cleanup,
+                    .offload = variants[v].engine ? offload : NULL,
                 };
                 nlist++;
             }

@@ -96,8 +96,10 @@ static void impl_section(FILE *o)
                 fprintf(o, "  %s\n", algo_table[a].id);
             char why[256] = "";
             int ok = im->check(im, why, sizeof why) == 0;
+            /* An available row may still have a caveat: an ENGINE that does not claim the
+             * algorithm leaves it to software. */
             fprintf(o, "    %-6s %-28s %s%s\n", path_id[im->path], im->name,
-                    ok ? "available" : "unavailable: ", ok ? "" : why);
+                    ok ? why[0] ? "available, but " : "available" : "unavailable: ", why);
             if (im->note && ok)
                 fprintf(o, "    %-6s %-28s   (%s)\n", "", "", im->note);
         }

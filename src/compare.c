@@ -9,6 +9,7 @@
 #include "export.h"
 #include "impl.h"
 #include "report.h"
+#include "stats.h"
 
 /* One row of a file, with its side and sort ranks. */
 struct ent {
@@ -165,10 +166,19 @@ static struct ent *collect(struct compare_table *t, const struct csvread_set *se
 
 static void take(struct compare_fig *f, const struct csvread_row *r)
 {
+    /* An ENGINE row whose work stayed in libcrypto's software is no figure of its path. */
+    if (r->ok && *r->fallback && !sort_by_impl) {
+        f->status = *f->status ? f->status : "fallback";
+        return;
+    }
     if (r->ok) {
         if (r->mb_per_s > f->mb_per_s || strcmp(f->status, "ok")) {
-            if (r->mb_per_s > f->mb_per_s)
+            if (r->mb_per_s > f->mb_per_s) {
                 f->mb_per_s = r->mb_per_s;
+                f->noisy = !strcmp(r->quality, "noisy") ||
+                           (!*r->quality && r->spread_pct > STATS_NOISY_CI_PCT);
+                f->same_code_as = r->same_code_as;
+            }
             f->status = "ok";
         }
     } else if (!*f->status) {
@@ -204,7 +214,7 @@ int compare_build(const struct csvread_set *sets, size_t nsets, int by_impl,
                                          by_impl ? r->implementation : "", r->bytes,
                                          &t->figs[t->nrows * t->nsides] };
             for (size_t k = 0; k < t->nsides; k++)
-                row->fig[k].status = "";
+                row->fig[k].status = "", row->fig[k].same_code_as = "";
             t->nrows++;
         }
         take(&row->fig[e[i].side], r);
@@ -403,8 +413,8 @@ static void write_markdown(FILE *f, const struct compare_table *t)
             fputs(j + 1 < sizeof cols / sizeof cols[0] ? " " : "\n", f);
         }
     }
-    fprintf(f, "\nBest verified MB/s (10^6 bytes/s) of each %s.\n",
-            t->by_impl ? "implementation" : "path");
+    fprintf(f, "\nBest verified MB/s (10^6 bytes/s) of each %s; ~: a noisy figure (no claim "
+            "rests on it).\n", t->by_impl ? "implementation" : "path");
     pk_legend(f, t);
     for (size_t i = 0; i < t->nrows; i++) {
         const struct compare_row *r = &t->rows[i];
@@ -429,7 +439,7 @@ static void write_markdown(FILE *f, const struct compare_table *t)
         }
         for (size_t k = 0; k < t->nsides; k++) {
             fig_text(f, r, &r->fig[k], 0);
-            fputs(" |", f);
+            fputs(r->fig[k].mb_per_s > 0 && r->fig[k].noisy ? "~ |" : " |", f);
         }
         for (size_t k = 1; k < t->nsides; k++)
             fprintf(f, " %s |", ratio_text(r->fig[k].ratio, "×", b, sizeof b));
@@ -485,7 +495,8 @@ static void write_json(FILE *f, const struct compare_table *t)
             export_json_string(f, r->fig[k].status);
             fputs(", ", f);
             json_num(f, "ratio", r->fig[k].ratio, "%.4f");
-            fputc('}', f);
+            fprintf(f, ", \"noisy\": %s}", r->fig[k].mb_per_s > 0 && r->fig[k].noisy ? "true"
+                                                                                : "false");
         }
         fputs("]}", f);
     }

@@ -27,6 +27,9 @@ struct compare_fig {
     double mb_per_s;        /* best verified figure; 0 = none */
     double ratio;           /* mb_per_s over the first side's; 0 = either has none */
     const char *status;     /* "ok"; or the status of a row without figure; "" = not measured */
+    int noisy;              /* the figure never settled (its row's quality; in a file without
+                             * that column, a spread over 5 %): shown, never claimed from */
+    const char *same_code_as; /* a hardware figure that ran this row's code ("asm/openssl-simd") */
 };
 
 struct compare_row {
@@ -57,6 +60,11 @@ enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_MARKDOWN, COMPARE_JSON 
 
 /* The table in a format; 0 or -1 on a write error. */
 int compare_write(FILE *f, const struct compare_table *t, enum compare_format fmt);
+
+/* The table as a self-contained SVG chart (compare_svg.c): per algorithm, one bar per path and
+ * side at bytes (0: each algorithm's largest size), coloured by path, xN over side A. 0 or -1
+ * on a write error. */
+int compare_write_svg(FILE *f, const struct compare_table *t, size_t bytes);
 
 /* "n/a", "WRONG", "CRASHED"...: a CSV status in a number's width; "-" when not measured. */
 const char *compare_status_short(const char *status);

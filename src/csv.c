@@ -39,7 +39,8 @@ static const char *const columns[] = {
     "mb_per_s_max", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "samples",
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
-    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "ops_per_s", "us_per_op",
+    "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
+    "ops_per_s", "us_per_op",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -94,6 +95,9 @@ static void quality(FILE *f, const struct cell *w)
     num(f, "%.4f", w->d.speedup, ok && w->d.speedup > 0);
     num(f, "%.2f", w->d.speedup_ci_pct, ok && w->d.speedup_ci_pct > 0);
     field(f, !ok || w->d.same_as ? "" : w->d.noisy ? "noisy" : "quiet", 0);
+    /* Where the work went: system time share, and an ENGINE row that stayed in software. */
+    num(f, "%.1f", r->sys_pct, ok && r->sys_pct >= 0);
+    field(f, ok && r->fallback ? r->fallback_why : "", 0);
 }
 
 /* Public-key rows: operations per second and its inverse (algo.h: their rate is of ops);

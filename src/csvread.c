@@ -17,7 +17,8 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "timestamp", "host", "cpu", "kernel", "openssl", "capabilities", "algorithm", "direction",
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
-    "verified_against", "status", "reason", "ops_per_s", "us_per_op",
+    "verified_against", "status", "reason", "quality", "same_code_as", "sys_pct", "fallback",
+    "ops_per_s", "us_per_op",
 };
 
 /* Without these the file says nothing comparable. */
@@ -137,8 +138,9 @@ static struct csvread_row *set_add(struct csvread_set *set)
     struct csvread_row *r = &set->rows[set->n++];
     memset(r, 0, sizeof *r);
     const char **s = &r->timestamp;
-    for (const char **e = &r->reason; s <= e; s++)
+    for (const char **e = &r->fallback; s <= e; s++)
         *s = "";
+    r->sys_pct = -1;
     r->threads = 1;
     return r;
 }
@@ -298,12 +300,14 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_PATH, path), ROW_STR(CSVREAD_IMPLEMENTATION, implementation),
     ROW_STR(CSVREAD_CYCLE_CLOCK, cycle_clock), ROW_STR(CSVREAD_VERIFIED_AGAINST, verified_against),
     ROW_STR(CSVREAD_STATUS, status), ROW_STR(CSVREAD_REASON, reason),
+    ROW_STR(CSVREAD_QUALITY, quality), ROW_STR(CSVREAD_SAME_CODE_AS, same_code_as),
+    ROW_STR(CSVREAD_FALLBACK, fallback),
 }, num_cols[] = {
     ROW_STR(CSVREAD_MB_PER_S, mb_per_s), ROW_STR(CSVREAD_MB_PER_S_MIN, mb_min),
     ROW_STR(CSVREAD_MB_PER_S_MAX, mb_max), ROW_STR(CSVREAD_SPREAD_PCT, spread_pct),
     ROW_STR(CSVREAD_CYCLES_PER_BYTE, cycles_per_byte),
     ROW_STR(CSVREAD_CPU_UTILISATION, cpu_utilisation),
-    ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s),
+    ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s), ROW_STR(CSVREAD_SYS_PCT, sys_pct),
     ROW_STR(CSVREAD_OPS_PER_S, ops_per_s), ROW_STR(CSVREAD_US_PER_OP, us_per_op),
 };
 #undef ROW_STR
@@ -513,6 +517,11 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->threads = r->threads > 0 ? r->threads : 1;
     w->limit_mb_per_s = c->limit_mb_per_s;
     w->line = (unsigned)set->n + 1;
+    if (c->d.same_as) { /* as csv.c writes it */
+        char b[160];
+        snprintf(b, sizeof b, "%s/%s", path_id[c->d.same_as->path], c->d.same_as->name);
+        w->same_code_as = intern(p, b);
+    }
     if (!(w->ok = w->has_figure = r->status == RES_OK)) {
         w->reason = intern(p, r->reason);
         return;
@@ -524,6 +533,10 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->spread_pct = r->spread_pct;
     w->cycles_per_byte = r->cycles_per_byte;
     w->cpu_utilisation = r->cpu_util;
+    w->quality = intern(p, r->quality == RESULT_NOISY ? "noisy"
+                           : r->quality == RESULT_QUIET ? "quiet" : "");
+    w->sys_pct = r->sys_pct;
+    w->fallback = intern(p, r->fallback ? r->fallback_why : "");
     const struct algo *a = algo_find(c->impl->alg);
     if (a && !algo_sized(a) && r->mb_per_s > 0) {
         w->ops_per_s = r->mb_per_s * 1e6;

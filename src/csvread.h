@@ -24,12 +24,16 @@ struct csvread_row {
     const char *timestamp, *host, *cpu, *kernel, *openssl, *capabilities;
     const char *algorithm, *direction, *path, *implementation;
     const char *cycle_clock, *verified_against, *status, *reason;
+    const char *quality;    /* "quiet", "noisy", or "" (not rated, or an older schema) */
+    const char *same_code_as; /* "asm/openssl-simd": a hardware row that ran that row's code */
+    const char *fallback;   /* an ENGINE row whose work stayed in software: why; else "" */
     size_t bytes;
     int threads;            /* 1 when absent */
     int has_figure;         /* mb_per_s was given */
     int ok;                 /* verified: status "ok" (or, without a status column, a figure) */
     double mb_per_s, mb_min, mb_max, spread_pct, cycles_per_byte, cpu_utilisation;
     double limit_mb_per_s;  /* 0 = none */
+    double sys_pct;         /* -1 when absent or empty */
     /* Public-key rows: their figure (ops_per_s, us_per_op columns); mb_per_s then holds
      * ops_per_s / 10^6, the rate the comparisons divide (algo.h: algo_rate). */
     double ops_per_s, us_per_op;
@@ -51,7 +55,8 @@ enum csvread_col {
     CSVREAD_IMPLEMENTATION, CSVREAD_BYTES, CSVREAD_THREADS, CSVREAD_MB_PER_S,
     CSVREAD_MB_PER_S_MIN, CSVREAD_MB_PER_S_MAX, CSVREAD_SPREAD_PCT, CSVREAD_CYCLES_PER_BYTE,
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
-    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_OPS_PER_S,
+    CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_QUALITY,
+    CSVREAD_SAME_CODE_AS, CSVREAD_SYS_PCT, CSVREAD_FALLBACK, CSVREAD_OPS_PER_S,
     CSVREAD_US_PER_OP, CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];

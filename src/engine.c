@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "algo.h"
+#include "offload.h"
 #include "spawn.h"
 
 /* Rounds a cell may take: the scheduler's budget ends it long before. */
@@ -48,6 +49,9 @@ struct engine {
     int go_after_cal;   /* a calibration round is in flight: `go` follows it */
     int rounds_sent;
     double last_news;   /* monotonic seconds of the last line from any worker, or of a go */
+    struct offload_evidence off; /* user/sys of every sample; the rest from `offload` lines */
+    int offload_lines;
+    char engine_id[32];
 };
 
 static char exe_path[4096] = "/proc/self/exe";
@@ -124,14 +128,17 @@ static void aggregate(struct engine *e, int all_if_none)
     stats_summarize(ptr, n, n ? rounds : 0, e->r.cycle_clock, all_if_none, &e->r);
 }
 
-static int parse_sample(const char *s, struct stats_sample *x)
+/* The user and system time at the end are optional (older workers, scripted tests). */
+static int parse_sample(const char *s, struct stats_sample *x, struct offload_evidence *off)
 {
-    unsigned long long v[9];
-    int k = sscanf(s, "%llu %llu %llu %llu %llu %ld %ld %llu %llu %lf %lf %lf %lf", &v[0],
-                   &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal, &v[5], &v[6], &x->mhz0,
-                   &x->mhz1, &x->vrate0, &x->vrate1);
-    if (k != 13)
+    unsigned long long v[9], u = 0, sys = 0;
+    int k = sscanf(s, "%llu %llu %llu %llu %llu %ld %ld %llu %llu %lf %lf %lf %lf %llu %llu",
+                   &v[0], &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal, &v[5], &v[6],
+                   &x->mhz0, &x->mhz1, &x->vrate0, &x->vrate1, &u, &sys);
+    if (k != 13 && k != 15)
         return -1;
+    off->user_ns += u;
+    off->sys_ns += sys;
     x->ops = v[0];
     x->bytes = v[1];
     x->wall_ns = v[2];
@@ -148,13 +155,36 @@ static int fallback(const struct engine *e)
     return !e->job.paced || e->job.noisy_fallback;
 }
 
+/* `offload <claimed> <kfds> <id>` of each worker: one that fell back makes the cell's. */
+static void on_offload(struct engine *e, const char *s)
+{
+    int claimed, kfds;
+    char id[32];
+    if (sscanf(s, "%d %d %31s", &claimed, &kfds, id) != 3)
+        return;
+    e->off.claimed = e->offload_lines++ ? e->off.claimed && claimed : claimed;
+    e->off.kfds = e->offload_lines > 1 && e->off.kfds < kfds ? e->off.kfds : kfds;
+    snprintf(e->engine_id, sizeof e->engine_id, "%s", id);
+}
+
+/* What the figures were made of: the system time share, and for ENGINE rows whether the work
+ * stayed in software. */
+static void judge_offload(struct engine *e)
+{
+    e->r.sys_pct = offload_sys_pct(e->off.user_ns, e->off.sys_ns);
+    e->off.kernel = e->job.impl->path == PATH_KERNEL;
+    e->r.fallback = e->offload_lines && offload_judge(&e->off, e->engine_id, e->job.impl->alg,
+                                                      e->r.fallback_why,
+                                                      sizeof e->r.fallback_why);
+}
+
 static void on_sample(struct engine *e, struct worker *w, const char *s)
 {
     struct stats_sample x;
     w->pending = 0;
     /* Once finished (failed, cancelled, stopped) a cell's result never changes: a line
      * still in the pipe of a worker killed with the cell is read and dropped. */
-    if (e->finished || parse_sample(s, &x) || w->ns >= MAX_ROUNDS)
+    if (e->finished || w->ns >= MAX_ROUNDS || parse_sample(s, &x, &e->off))
         return;
     if (w->ns == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 16;
@@ -165,6 +195,7 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
     w->s[w->ns++] = x;
     e->r.status = RES_RUNNING;
     aggregate(e, fallback(e));
+    judge_offload(e); /* live: a fallback is never drawn as the kernel's, not even for a while */
 }
 
 static void on_calibrated(struct engine *e, struct worker *w)
@@ -192,6 +223,8 @@ static void on_line(struct engine *e, struct worker *w, char *s)
         snprintf(e->r.reference, sizeof e->r.reference, "%s", s + 9);
     } else if (!strncmp(s, "clock ", 6)) {
         snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "%s", s + 6);
+    } else if (!strncmp(s, "offload ", 8)) {
+        on_offload(e, s + 8);
     } else if (!strcmp(s, "ready")) {
         w->ready = 1;
     } else if (!strncmp(s, "calibrated ", 11)) {
@@ -304,6 +337,7 @@ struct engine *engine_start(const struct engine_job *job)
     e->r.threads = e->job.threads;
     e->r.group = e->job.group;
     e->r.samples_wanted = e->job.samples;
+    e->r.sys_pct = -1;
     snprintf(e->r.cycle_clock, sizeof e->r.cycle_clock, "none");
     e->last_news = mono();
     char why[200];
@@ -495,8 +529,10 @@ static void conclude(struct engine *e)
     else if (e->r.rounds < 1 && !e->r.samples)
         finish(e, RES_ERROR, "no undisturbed sample (%d round%s disturbed)", e->r.disturbed,
                e->r.disturbed == 1 ? "" : "s");
-    else
+    else {
+        judge_offload(e);
         finish(e, RES_OK, NULL);
+    }
 }
 
 /* The simple schedule, in IDLE: job->samples undisturbed rounds, retaking disturbed ones up

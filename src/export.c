@@ -184,7 +184,8 @@ static void md_block(FILE *f, const struct block *b)
         if (!row_start(b, i))
             continue;
         const struct impl *im = b->c[i].impl;
-        fprintf(f, "| %s | ", path_label[im->path]);
+        int soft = b->c[i].r.status == RES_OK && b->c[i].r.fallback; /* src/offload.h */
+        fprintf(f, "| %s | ", soft ? "software" : path_label[im->path]);
         export_md_text(f, im->name);
         if (b->c[i].threads > 1)
             fprintf(f, ", %d threads", b->c[i].threads);
@@ -192,15 +193,17 @@ static void md_block(FILE *f, const struct block *b)
         for (size_t k = 0; k < b->nsz; k++)
             md_cell(f, cell_at(b, &b->c[i], b->size[k]));
         fputc('\n', f);
-        notes |= b->c[i].r.status != RES_OK && b->c[i].r.reason[0];
+        notes |= (b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) || soft;
     }
     if (!notes)
         return;
     fputc('\n', f);
     for (size_t i = 0; i < b->n; i++)
-        if (row_start(b, i) && b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) {
+        if (row_start(b, i) && ((b->c[i].r.status != RES_OK && b->c[i].r.reason[0]) ||
+                                (b->c[i].r.status == RES_OK && b->c[i].r.fallback))) {
             fprintf(f, "- %s %s: ", path_label[b->c[i].impl->path], b->c[i].impl->name);
-            export_md_text(f, b->c[i].r.reason);
+            const struct result *r = &b->c[i].r;
+            export_md_text(f, r->status == RES_OK ? r->fallback_why : r->reason);
             fputc('\n', f);
         }
 }
@@ -329,7 +332,8 @@ static void json_cell(FILE *f, const struct cell *c)
                               { "reason", ok ? "" : r->reason },
                               { "verified_against", r->reference },
                               { "capabilities", r->capvec },
-                              { "cycle_clock", ok ? r->cycle_clock : "" } };
+                              { "cycle_clock", ok ? r->cycle_clock : "" },
+                              { "fallback", ok && r->fallback ? r->fallback_why : "" } };
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
         fprintf(f, ", \"%s\": ", text[i][0]);
         export_json_string(f, text[i][1]);
@@ -345,6 +349,7 @@ static void json_cell(FILE *f, const struct cell *c)
     json_num(f, pk ? "cycles_per_op" : "cycles_per_byte", "%.4f", r->cycles_per_byte,
              ok && r->cycles_per_byte > 0); /* public-key ops count one byte an op */
     json_num(f, "cpu_utilisation", "%.3f", r->cpu_util, ok);
+    json_num(f, "sys_pct", "%.1f", r->sys_pct, ok && r->sys_pct >= 0);
     json_num(f, "limit_mb_per_s", "%.1f", c->limit_mb_per_s, c->limit_mb_per_s > 0);
     json_num(f, "speedup_vs_slowest", "%.4f", c->d.speedup, c->d.speedup > 0);
     json_num(f, "speedup_ci_pct", "%.2f", c->d.speedup_ci_pct, c->d.speedup_ci_pct > 0);
@@ -375,12 +380,12 @@ static void write_json(FILE *f, const struct cell *cells, size_t n)
 /* ---- SVG: the paths chart ---- */
 
 /* The TUI's path colours: no-asm red, asm yellow, hardware green, kernel cyan. */
-static const char *const path_colour[PATH_COUNT] = { "#d62728", "#e8b100", "#2ca02c",
+const char *const export_path_colour[PATH_COUNT] = { "#d62728", "#e8b100", "#2ca02c",
                                                      "#17becf" };
 
 enum { SVG_W = 960, BAR_X = 290, BAR_W = 480, ROW_H = 26, BLOCK_GAP = 44, TOP = 118 };
 
-static void svg_text(FILE *f, const char *s, size_t max)
+void export_svg_text(FILE *f, const char *s, size_t max)
 {
     for (size_t k = 0; *s && k < max; s++, k++) {
         switch (*s) {
@@ -403,27 +408,32 @@ static size_t svg_rows(const struct block *b)
 
 static void svg_bar(FILE *f, const struct cell *c, const struct impl *im, double top, int y)
 {
+    /* An ENGINE row that fell back is drawn as libcrypto's software it was (src/offload.h). */
+    int soft = c && c->r.status == RES_OK && c->r.fallback;
+    enum path drawn = soft ? PATH_HW : im->path;
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\">", BAR_X - 10, y + 14);
-    svg_text(f, im->name, 40);
+    export_svg_text(f, im->name, 40);
     if (c && c->threads > 1)
         fprintf(f, ", %d threads", c->threads);
-    fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", path_label[im->path]);
+    fprintf(f, " <tspan class=\"p\">%s</tspan></text>\n", soft ? "software" : path_label[im->path]);
     if (!measured(c)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"s\">%s", BAR_X + 4, y + 14,
                 c ? result_status_short(c->r.status) : "not measured");
         if (c && c->r.reason[0]) {
             fputs(": ", f);
-            svg_text(f, c->r.reason, 70);
+            export_svg_text(f, c->r.reason, 70);
         }
         fputs("</text>\n", f);
         return;
     }
     double w = top > 0 ? c->r.mb_per_s / top * BAR_W : 0;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", BAR_X,
-            y + 1, w < 1 ? 1 : w, path_colour[im->path]);
+            y + 1, w < 1 ? 1 : w, export_path_colour[drawn]);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f %s", BAR_X + (w < 1 ? 1 : w) + 6,
             y + 14, rate(c), unit(c));
-    if (c->d.noisy)
+    if (soft)
+        fputs("  fell back to software", f);
+    else if (c->d.noisy)
         fputs("  ~noisy", f);
     else if (c->d.speedup > 0)
         fprintf(f, "  ×%.2f", c->d.speedup);
@@ -441,7 +451,7 @@ static int svg_block(FILE *f, const struct block *b, int y)
         if (b->c[i].bytes == big && measured(&b->c[i]) && b->c[i].r.mb_per_s > top)
             top = b->c[i].r.mb_per_s;
     fprintf(f, "<text x=\"20\" y=\"%d\" class=\"h\">", y);
-    svg_text(f, b->c->impl->alg, 40);
+    export_svg_text(f, b->c->impl->alg, 40);
     fprintf(f, "%s, %s</text>\n", *csv_direction(b->c) ? (b->c->decrypt ? " decrypt" : " encrypt")
             : "", report_cell_size(algo_find(b->c->impl->alg), big, sz, sizeof sz));
     int row = 0;
@@ -463,17 +473,17 @@ static void svg_head(FILE *f, int h)
             ".s{fill:#888;font-style:italic}.v{font-size:13px}</style>\n<rect width=\"100%%\" "
             "height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"20\" y=\"40\" class=\"t\">", SVG_W, h,
             SVG_W, h);
-    svg_text(f, m->cpu, 90);
+    export_svg_text(f, m->cpu, 90);
     fputs("</text>\n<text x=\"20\" y=\"66\">", f);
-    svg_text(f, m->host, 40);
+    export_svg_text(f, m->host, 40);
     fputs(" · kernel ", f);
-    svg_text(f, m->kernel, 40);
+    export_svg_text(f, m->kernel, 40);
     fputs(" · ", f);
-    svg_text(f, m->openssl, 40);
+    export_svg_text(f, m->openssl, 40);
     fprintf(f, " · %s · accelscope %s</text>\n", ts, ACCELSCOPE_VERSION);
     for (int p = 0; p < PATH_COUNT; p++)
         fprintf(f, "<rect x=\"%d\" y=\"80\" width=\"16\" height=\"16\" fill=\"%s\"/><text x=\"%d\" "
-                "y=\"93\">%s</text>\n", 20 + 150 * p, path_colour[p], 42 + 150 * p, path_label[p]);
+                "y=\"93\">%s</text>\n", 20 + 150 * p, export_path_colour[p], 42 + 150 * p, path_label[p]);
     fprintf(f, "<text x=\"%d\" y=\"93\" class=\"p\">MB/s = 10^6 bytes/s; ×N over the slowest</text>\n",
             20 + 150 * PATH_COUNT);
 }

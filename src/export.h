@@ -33,6 +33,10 @@ int export_write_file(const char *path, int force, const struct cell *cells, siz
 
 /* s as a JSON string, quotes included. */
 void export_json_string(FILE *f, const char *s);
+/* s as SVG text (XML-escaped, control characters as spaces), at most max bytes. */
+void export_svg_text(FILE *f, const char *s, size_t max);
+/* The SVG colour of each path (enum path order): the TUI's colours. */
+extern const char *const export_path_colour[];
 /* s as the text of a Markdown table cell ('|' escaped, line breaks as spaces). */
 void export_md_text(FILE *f, const char *s);
 

@@ -41,6 +41,10 @@ struct impl {
                 int decrypt, char *why, size_t n);
     int (*op)(void *ctx, uint8_t *out, const uint8_t *in, size_t len); /* 0 = ok */
     void (*cleanup)(void *ctx); /* may be NULL */
+    /* Optional, ENGINE rows: after init, writes the engine's id in id; 0 when ctx runs the
+     * engine's code, nonzero when libcrypto's own software took the work (the engine does
+     * not claim the algorithm). The worker reports it; src/offload.c judges the row. */
+    int (*offload)(void *ctx, char *id, size_t n);
 };
 
 /* A backend lists its implementations once, at start-up; the array lives as long as the

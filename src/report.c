@@ -27,6 +27,15 @@ const char *report_cell_size(const struct algo *a, size_t b, char *buf, size_t n
     return buf;
 }
 
+/* The first of a row's n cells whose ENGINE work fell back to software, or NULL. */
+static const struct result *fell_back(const struct cell *c, size_t n)
+{
+    for (size_t z = 0; z < n; z++)
+        if (c[z].r.status == RES_OK && c[z].r.fallback)
+            return &c[z].r;
+    return NULL;
+}
+
 /* The cells [from, to) of one algorithm; sizes repeat per implementation and thread count
  * in plan order; multi: more than one thread count, said on each row. */
 static void block(FILE *out, const struct cell *cells, size_t from, size_t to, int multi)
@@ -49,9 +58,11 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
 
     for (size_t row = from; row < to; row += nsz) {
         const struct impl *im = cells[row].impl;
+        const struct result *soft = fell_back(&cells[row], nsz);
         char name[80];
         snprintf(name, sizeof name, multi ? "%s, %d thr" : "%s", im->name, cells[row].threads);
-        fprintf(out, "  %-7s %-36s", path_id[im->path], name);
+        /* An ENGINE row whose work stayed in libcrypto is a software figure, not its path's. */
+        fprintf(out, "  %-7s %-36s", soft ? "soft" : path_id[im->path], name);
         const struct result *bad = NULL;
         const struct cell *same = NULL;
         for (size_t z = 0; z < nsz; z++) {
@@ -66,9 +77,11 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
                     bad = r;
             }
         }
-        if (cells[row + nsz - 1].d.speedup > 0 && !cells[row + nsz - 1].d.noisy) /* largest size */
+        if (!soft && cells[row + nsz - 1].d.speedup > 0 && !cells[row + nsz - 1].d.noisy)
             fprintf(out, "  x%.2f", cells[row + nsz - 1].d.speedup);
-        if (bad)
+        if (soft)
+            fprintf(out, "  fallback: %s", soft->fallback_why);
+        else if (bad)
             fprintf(out, "  %s", bad->reason);
         else if (same)
             fprintf(out, "  same code as %s %s: %s", path_id[same->d.same_as->path],

@@ -59,6 +59,11 @@ struct result {
     int quality;            /* enum result_quality */
     double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
                              * (summed over all rounds taken); 100 for one worker */
+    double sys_pct;         /* system time in % of the timed windows' CPU time; -1 unknown */
+    /* ENGINE rows (src/offload.h): 1 when the work stayed in libcrypto's software, which
+     * makes the figure a software one whatever path the row is on; fallback_why says so. */
+    int fallback;
+    char fallback_why[160];
 };
 
 enum result_quality {

@@ -7,7 +7,9 @@ void cmd_usage(FILE *o)
 {
     fputs(
 "Usage: accelscope                 interactive explorer (TUI)\n"
-"       accelscope demo            stage demo: big bars, cycles through algorithms\n"
+"       accelscope demo [--against FILE.csv]\n"
+"                                  stage demo: big bars, cycles through algorithms; with\n"
+"                                  --against, a saved run's board beside this one\n"
 "       accelscope info [--clock] [--limits]\n"
 "                                  CPU features, OpenSSL, kernel, clocks, implementations;\n"
 "                                  --clock measures the core clock (~0.2 s), --limits the\n"
@@ -70,7 +72,11 @@ void cmd_usage(FILE *o)
 "  NO_COLOR                             TUI without colour\n"
 "  XDG_DATA_HOME                        runs are kept in its accelscope/results\n"
 "                                       (default ~/.local/share/accelscope/results)\n"
+"TUI keys (? lists them all): r run, 1-6 views, s setup, e export by extension (.csv .md\n"
+"  .json .svg), o open a saved run beside this one (compare view), d demo, q quit.\n"
+"  The TUI saves every finished run (setup: save runs on/off); its status line says where.\n"
 "Exit status: 0 ok; 1 a cell crashed, timed out, failed or gave wrong output, or a --csv or\n"
-"--out file could not be written; 2 bad usage (compare: also a missing or malformed file).\n",
+"--out file could not be written; 2 bad usage (compare, demo --against: also a missing or\n"
+"malformed file).\n",
         o);
 }

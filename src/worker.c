@@ -5,11 +5,13 @@
  *   hello <pid> <capability vector>
  *   verified <reference>
  *   clock <pmu|pmu-user|tsc|none>
+ *   offload <claimed 0|1> <kernel fds> <engine id>   (ENGINE rows only: src/offload.h)
  *   ready                      then it reads commands, one a line, on stdin:
  *     cal  -> calibrated <batch>  ops between clock reads, a fiftieth of a sample of
  *             SECONDS/SAMPLES (untimed)
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before> <vrate_after>
+ *                    <user_ns> <sys_ns>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
  *             when given, the engine's barrier for -t N, after a short settle otherwise)
  *     quit or end of input -> done, exit 0
@@ -18,7 +20,7 @@
  * steal ticks of its CPU during it from /proc/stat, -1 where unreadable; t0/t1 = the timed
  * window in CLOCK_MONOTONIC ns (one clock for all workers); mhz = the dependent-add clock
  * probe just before and after the window; vrate the vector unit's rate, in millions of adds a
- * second (0 where not measured).
+ * second (0 where not measured); user/sys = user and system CPU time of the window (getrusage).
  * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
  * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
@@ -45,6 +47,7 @@
 #include "stats.h"
 #include "cycles.h"
 #include "kat.h"
+#include "offload.h"
 #include "registry.h"
 #include "select.h"
 
@@ -585,12 +588,19 @@ static long steal_delta(const struct probe *a, const struct probe *b)
 /* One timed sample and its `sample` line, its window starting at `start` (0: now, after a
  * short settle); -1 when an operation failed. The counters are read outside the clock
  * probes, so a switch during a probe counts too. */
+static uint64_t tv_ns(struct timeval tv)
+{
+    return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
 static int take_sample(struct timed *tm, uint64_t start)
 {
     struct probe p0, p1;
+    struct rusage u0, u1;
     int failed = 0;
     probe_take(tm, &p0, 0);
     failed = settle(tm, start, &p0);
+    getrusage(RUSAGE_SELF, &u0); /* user vs system time: did an engine's work reach the kernel */
     uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t y0 = cycles_read(&tm->cyc), w1;
     /* Batches until the sample's share of the time has passed: the timed seconds come out
@@ -609,15 +619,18 @@ static int take_sample(struct timed *tm, uint64_t start)
     }
     uint64_t y1 = cycles_read(&tm->cyc);
     uint64_t c1 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+    getrusage(RUSAGE_SELF, &u1);
     w1 = inject ? now_ns(CLOCK_MONOTONIC) : w1;
     probe_take(tm, &p1, 1);
     if (failed)
         return -1;
-    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f",
+    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu",
         (unsigned long long)ops, (unsigned long long)(ops * tm->op_bytes),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
-        (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate);
+        (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate,
+        (unsigned long long)(tv_ns(u1.ru_utime) - tv_ns(u0.ru_utime)),
+        (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)));
     return 0;
 }
 
@@ -748,6 +761,11 @@ int worker_main(int argc, char **argv)
     if (bad)
         return 0;
     say("clock %s", tm.cyc.name);
+    if (j.im->offload) { /* once set up: an engine opens its kernel descriptors in init */
+        char id[32] = "";
+        int claimed = !j.im->offload(tm.t.ctx, id, sizeof id);
+        say("offload %d %d %s", claimed, offload_kernel_fds(), id);
+    }
     int rc = paced_by_engine() ? serve(&tm) : stream(&tm, j.samples);
     timed_close(&tm);
     if (rc == -1)

@@ -57,6 +57,7 @@ fi
 [ -f tests/deny.sh ] && suite deny sh tests/deny.sh "$native"
 [ -f tests/tui/run.sh ] && suite tui sh tests/tui/run.sh "$native/accelscope"
 [ -f tests/tui/hostile.sh ] && suite tui-hostile sh tests/tui/hostile.sh "$native/accelscope"
+[ -f tests/tui/compare.sh ] && suite tui-compare sh tests/tui/compare.sh "$native/accelscope"
 
 echo
 [ -n "$broken" ] && echo "suites with failures:$broken"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Regenerates screenshots/: the real TUI in tmux, a real measurement on this machine, each
-# view captured as text (NAME.txt) and rendered to PNG (NAME.png) by tests/tui/ansi2png.py.
+# view captured as text (NAME.txt) and rendered to PNG (NAME.png) by tests/tui/ansi2png.py;
+# and the SVG charts `e` writes: paths.svg (this run) and compare.svg (the compare view of the
+# two machines in tests/data, the same on every machine).
 # Usage: tests/screenshots.sh [path/to/accelscope]   (default ./accelscope; `make screenshots`)
 # Needs tmux, python3 with PIL (Debian: python3-pil) and fonts-dejavu-core.
 set -u
@@ -52,11 +54,33 @@ tui_keys main 1 '?'
 shot main help
 tui_keys main x e
 shot main export
+# The paths chart as `e` writes it to .svg (export.h): what a slide gets.
+tui_keys main C-u; tui_keys main -l "$tmp/paths.svg"; tui_keys main Enter
+tui_wait main 'wrote [0-9]+ rows to .*paths\.svg' 10 || { echo "screenshots: the SVG export failed" >&2; exit 1; }
+cp "$tmp/paths.svg" "$out/paths.svg" && echo "screenshots/paths.svg"
 tui_keys main Escape d
 tui_wait main 'faster' 30
 tui_wait main 'hardware instructions vs portable C' 30
 shot main demo
 tui_keys main q q
+
+# The compare view of the two machines whose runs are committed as test data (o, Enter on
+# each: the newer file is listed first), and its SVG export: the same every time, no
+# measurement in it.
+mkdir -p "$tmp/cmp"
+cp "$root/tests/data/epyc-milan.csv" "$root/tests/data/westmere-qemu.csv" "$tmp/cmp/"
+touch -d '2026-11-30 10:00' "$tmp/cmp/westmere-qemu.csv"
+touch -d '2026-11-30 11:00' "$tmp/cmp/epyc-milan.csv"
+W=120 H=36
+tui_start cmp $W $H "$tmp/cmp" env XDG_DATA_HOME="$tmp/cmp/none" "$bin"
+tui_wait cmp 'q quit' 5
+tui_keys cmp o Enter o Down Enter
+tui_wait cmp '^ B +vm' 10 || { echo "screenshots: the compare view did not open" >&2; exit 1; }
+shot cmp compare
+tui_keys cmp e C-u; tui_keys cmp -l "$tmp/compare.svg"; tui_keys cmp Enter
+tui_wait cmp 'wrote [0-9]+ rows to .*compare\.svg' 10 || { echo "screenshots: the compare SVG failed" >&2; exit 1; }
+cp "$tmp/compare.svg" "$out/compare.svg" && echo "screenshots/compare.svg"
+tui_keys cmp q
 
 tui_start small 80 24 "$tmp" "$bin"
 tui_wait small 'q quit' 5

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "osslcap.h"
 #include "registry.h"
+#include "script.h"
 
 /* Steps e (polling as a caller would) until it is in state st or finished, at most `secs`
  * seconds; 1 when it got there. */
@@ -181,11 +182,7 @@ static void test_threads_and_decrypt(void)
 static struct result scripted(const char *bin, const char *script, int threads)
 {
     char path[] = "/tmp/accelscope-t_engine-XXXXXX";
-    int fd = mkstemp(path);
-    size_t n = strlen(script);
-    CHECK(fd >= 0 && write(fd, script, n) == (ssize_t)n && fchmod(fd, 0700) == 0,
-          "scripted worker written");
-    close(fd);
+    script_write(path, script);
     engine_set_exe(path);
     struct result r = run("sha256", "openssl", 64, threads, 0, 0);
     engine_set_exe(bin);

@@ -178,6 +178,33 @@ int chart_list_key(int ch, int view);
 int chart_step_key(int ch, int *idx, int n);
 struct chart_row *chart_rows(size_t need);
 
+/* view_compare.c: saved runs beside this one, one bar per machine and path (compare.h). */
+struct compare_table;
+int cmpv_load(const char *path, char *why, size_t n); /* another side; shows the view */
+size_t cmpv_nfiles(void);
+const char *cmpv_file(size_t i);
+int cmpv_showing(void);                 /* the compare view stands in for the current view */
+void cmpv_show(int on);                 /* on only when a file is open */
+void cmpv_invalidate(void);             /* this run's figures changed */
+const struct compare_table *cmpv_table(void); /* what the view shows; NULL when nothing */
+size_t cmpv_size(void);                 /* the block size it shows */
+void cmpv_draw(struct rect r);     int cmpv_key(int ch);
+/* open.c: the `o` dialog listing saved runs. */
+int open_active(void);
+void open_begin(void);
+void open_draw(void);                  int open_key(int ch);
+/* demo_vs.c: demo --against, a saved board beside this one on stage. */
+int demo_vs_active(void);
+size_t demo_vs_algs(const char **out, size_t max); /* the saved file's algorithms known here */
+double demo_vs_hi(const char *alg, size_t bytes);
+void demo_vs_lane(int y, int x, int bw, int vw, double hi, const char *alg, enum path p,
+                  size_t bytes, int bg);
+void demo_vs_headline(int y, int w, const char *alg, size_t bytes, const struct cell *cells,
+                      size_t n, int running, int bg);
+/* run.c: whether a finished run is saved (store.h); on unless turned off. */
+extern int ui_save_runs;
+void run_save_toggle(void);
+
 /* bench.c: hidden redraw timing (ACCELSCOPE_TUI_BENCH=N). */
 int bench_maybe(void);
 void ui_draw(void);

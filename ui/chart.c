@@ -76,11 +76,14 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         return;
     }
     const struct result *r = &c->r;
-    int pr = ui_attr(ui_path_role(c->impl->path));
+    /* An ENGINE row whose work stayed in libcrypto is drawn as the software it was: in the
+     * colour of libcrypto's own code, never the kernel's (src/offload.h). */
+    int soft = r->fallback && (r->status == RES_OK || r->status == RES_RUNNING);
+    int pr = ui_attr(ui_path_role(soft ? PATH_HW : c->impl->path));
     if (selected)
         ui_text(y, x, 2, ui_attr(ROLE_KEY), ui_glyph(G_CURSOR));
     int name_w = w >= 118 ? 27 : 18; /* wide terminals show driver names whole */
-    ui_text(y, x + 2, LABEL_W - 1, pr, path_label[c->impl->path]);
+    ui_text(y, x + 2, LABEL_W - 1, pr, soft ? "software" : path_label[c->impl->path]);
     ui_textf(y, x + 2 + LABEL_W, name_w - 1, selected ? ui_attr(ROLE_CURSOR) : 0,
              c->threads > 1 ? "%s %dt" : "%s", c->impl->name, c->threads);
     int bx = x + 2 + LABEL_W + name_w, bw = w - (bx - x) - VALUE_W;
@@ -120,6 +123,10 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
     if (r->status == RES_RUNNING) {
         ui_textf(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_DIM), "%s %d/%d", ui_glyph(G_ELLIPSIS),
                  r->samples, r->samples_wanted * (r->threads ? r->threads : 1));
+        return;
+    }
+    if (soft) { /* not the engine's figure: no claim for it */
+        ui_text(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_WARN), "fell back");
         return;
     }
     if (c->d.noisy) { /* a figure, never a claim: no xN, no star */
@@ -174,6 +181,11 @@ void chart_details(int y, int w, const struct cell *c)
         /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
         const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best"
                          : c->d.noisy ? ", noisy: no claim" : "";
+        if (r->fallback) { /* what the figure really is comes first */
+            ui_textf(y, 1, w - 2, ui_attr(ROLE_WARN), "%s: %s %s fallback: %s", head,
+                     ui_rate(r->mb_per_s, a, sizeof a), ui_glyph(G_DOT), r->fallback_why);
+            return;
+        }
         ui_textf(y, 1, w - 2, A_NORMAL,
                  "%s: %s%s (%s..%s, %s%.1f%%) %s %d samples%s %s cpu %.2f %s verified vs %s%s%s",
                  head, ui_algo_rate(al, r->mb_per_s, a, sizeof a), rank,
@@ -207,28 +219,43 @@ static size_t shared_reason(char *common, size_t len, const char *reason)
     return i >= 2 ? i - 2 : 0;
 }
 
+/* Up to this many reasons said on a folded path's line: the kernel path here has AF_ALG
+ * missing (the AF_ALG rows and the afalg engine) and the devcrypto engine missing. */
+#define FOLD_REASONS 3
+
 int chart_folded(enum path p, char *why, size_t n)
 {
     if (ui.show_unavail)
         return 0;
-    char common[sizeof ((struct result *)0)->reason];
-    size_t count = 0, len = 0;
+    char common[FOLD_REASONS][sizeof ((struct result *)0)->reason];
+    size_t count = 0, len[FOLD_REASONS], groups = 0;
     for (size_t i = 0; i < session_ncells(ui.s); i++) {
         const struct cell *c = session_cell(ui.s, i);
         if (c->impl->path != p)
             continue;
         if (c->r.status != RES_UNAVAILABLE)
             return 0;
-        if (!count++) {
-            snprintf(common, sizeof common, "%s", c->r.reason);
-            len = strlen(common);
-        } else if (!(len = shared_reason(common, len, c->r.reason))) {
+        count++;
+        size_t g = 0, l = 0;
+        while (g < groups && !(l = shared_reason(common[g], len[g], c->r.reason)))
+            g++;
+        if (g < groups) {
+            len[g] = l;
+        } else if (groups < FOLD_REASONS) {
+            snprintf(common[groups], sizeof common[groups], "%s", c->r.reason);
+            len[groups] = strlen(common[groups]);
+            groups++;
+        } else {
             return 0;
         }
     }
-    if (count < 2) /* one row says it as briefly as one line */
+    if (count < 2 || count == groups) /* one row says it as briefly as one line */
         return 0;
-    snprintf(why, n, "%.*s", (int)len, common);
+    size_t off = 0;
+    why[0] = 0;
+    for (size_t g = 0; g < groups && off < n; g++)
+        off += (size_t)snprintf(why + off, n - off, "%s%.*s", g ? "; " : "", (int)len[g],
+                                common[g]);
     return 1;
 }
 

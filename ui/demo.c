@@ -13,9 +13,13 @@
 #define DEMO_SECONDS 0.3
 #define DEMO_HOLD 4.0
 
-static const char *const cycle[] = { "aes-128-gcm", "aes-256-cbc", "sha256", "chacha20-poly1305",
+static const char *const stock[] = { "aes-128-gcm", "aes-256-cbc", "sha256", "chacha20-poly1305",
                                      "aes-128-ctr", "sha1", "sha512" };
-#define NCYCLE (sizeof cycle / sizeof cycle[0])
+/* What is cycled through: the stock list, or (demo --against) the saved file's algorithms. */
+static const char *const *cycle = stock;
+static size_t ncycle = sizeof stock / sizeof stock[0];
+static const char *theirs[32];
+#define NCYCLE ncycle
 
 /* Which implementation stands for each path on stage: the first of these that exists. */
 static const char *const pick[PATH_COUNT][3] = {
@@ -79,6 +83,11 @@ void demo_begin(int standalone)
     paused = 0;
     loaded = 0;
     alg = 0;
+    size_t k = demo_vs_algs(theirs, sizeof theirs / sizeof theirs[0]);
+    if (k) {
+        cycle = theirs;
+        ncycle = k;
+    }
     while (alg < NCYCLE && !algo_find(cycle[alg]))
         alg++;
     demo_step();
@@ -283,16 +292,22 @@ void demo_draw(void)
     const struct cell *c = cell_of(PATH_C);
     headline(bg, c);
     size_t n = session_ncells(ds);
-    int y0 = 10, avail = ui.rows - 1 - y0;
-    int per = n ? avail / (int)n : avail;
+    int y0 = 10, avail = ui.rows - 1 - y0, vs = demo_vs_active(); /* vs: the saved board's row */
+    int per = (n ? avail / (int)n : avail) - vs;
     struct lane l = { .bh = per - 1 > 5 ? 5 : per - 1 < 1 ? 1 : per - 1, .lw = 14, .vw = 26,
-                      .bg = bg };
+                      .bg = bg, .hi = demo_vs_hi(cycle[alg], DEMO_BYTES) };
     l.bw = ui.cols - l.lw - l.vw - 4;
     for (size_t i = 0; i < n; i++)
         if (session_cell(ds, i)->r.mb_per_s > l.hi)
             l.hi = session_cell(ds, i)->r.mb_per_s;
+    if (vs)
+        demo_vs_headline(9, ui.cols, cycle[alg], DEMO_BYTES, session_cell(ds, 0), n,
+                         session_running(ds), bg);
     for (size_t i = 0; i < n; i++) {
-        l.y = y0 + (int)i * (l.bh + 1);
+        l.y = y0 + (int)i * (l.bh + 1 + vs);
         lane_draw(&l, session_cell(ds, i), c);
+        if (vs)
+            demo_vs_lane(l.y + l.bh, 2 + l.lw, l.bw, l.vw, l.hi, cycle[alg],
+                         session_cell(ds, i)->impl->path, DEMO_BYTES, bg);
     }
 }

@@ -1,7 +1,9 @@
-/* `e`: the rows of the current view to CSV in the `run --csv` schema. Proposes
- * accelscope-HOST-YYYYMMDD-HHMMSS.csv, lets the name be edited, refuses what `run --csv`
- * refuses (the dialog stays open, the error shown, the name kept), asks before replacing a
- * regular file, and writes through csv_write_file (atomic; nothing on disk is lost on failure). */
+/* `e`: the rows of the current view, written by the file's extension as `run --out` writes
+ * them (export.h): .csv (the `run --csv` schema), .md, .json, .svg; in the compare view, its
+ * table (compare.h) in the same four. Proposes accelscope-HOST-YYYYMMDD-HHMMSS.csv, lets the
+ * name be edited, refuses what `run --out` refuses (an unknown extension, a missing folder:
+ * the dialog stays open, the error shown, the name kept), asks before replacing a regular
+ * file, and writes atomically (nothing on disk is lost on failure, no partial file). */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,9 @@
 #include <time.h>
 
 #include "app.h"
+#include "compare.h"
 #include "csv.h"
+#include "export.h"
 #include "machine.h"
 
 enum { EX_OFF, EX_NAME, EX_CONFIRM };
@@ -19,6 +23,7 @@ static char err[600]; /* shown in the dialog, the name kept, until the name is e
 static struct lineedit name;
 static struct cell *rows;
 static size_t nrows;
+static const struct compare_table *table; /* the compare view's, while it is exported */
 
 static int in_view(const struct cell *c)
 {
@@ -32,6 +37,8 @@ static int in_view(const struct cell *c)
     }
 }
 
+static void propose(const char *what);
+
 int export_active(void)
 {
     return state != EX_OFF;
@@ -39,6 +46,16 @@ int export_active(void)
 
 void export_begin(void)
 {
+    table = cmpv_showing() ? cmpv_table() : NULL;
+    if (cmpv_showing() && !table) {
+        ui_set_status(1, "nothing to export: the compare view has no table");
+        return;
+    }
+    if (table) {
+        nrows = table->nrows;
+        propose("compare");
+        return;
+    }
     free(rows);
     size_t n = session_ncells(ui.s);
     rows = malloc((n ? n : 1) * sizeof *rows);
@@ -52,8 +69,14 @@ void export_begin(void)
         ui_set_status(1, "nothing to export in this view: measure first (r)");
         return;
     }
+    propose(machine_get()->host);
+}
+
+/* accelscope-WHAT-YYYYMMDD-HHMMSS.csv in the name field; the dialog opens. */
+static void propose(const char *what)
+{
     char host[256], stamp[32], file[320];
-    snprintf(host, sizeof host, "%s", machine_get()->host);
+    snprintf(host, sizeof host, "%s", what);
     for (char *p = host; *p; p++)
         if (*p == '/' || *p == ' ')
             *p = '_';
@@ -66,16 +89,46 @@ void export_begin(void)
     err[0] = 0;
 }
 
+struct table_arg {
+    enum export_format fmt;
+    const struct compare_table *t;
+};
+
+static int fill_table(FILE *f, void *arg)
+{
+    const struct table_arg *a = arg;
+    static const enum compare_format as[] = { [EXPORT_CSV] = COMPARE_CSV,
+                                              [EXPORT_MD] = COMPARE_MARKDOWN,
+                                              [EXPORT_JSON] = COMPARE_JSON };
+    if (a->fmt == EXPORT_SVG)
+        return compare_write_svg(f, a->t, cmpv_size());
+    return compare_write(f, a->t, as[a->fmt]);
+}
+
+static int write_table(int force, char *why, size_t n)
+{
+    struct table_arg a = { EXPORT_CSV, table };
+    if (export_format_of(name.text, &a.fmt, why, n))
+        return -1;
+    return csv_write_atomic(name.text, force, fill_table, &a, why, n);
+}
+
 static void write_it(int force)
 {
     char why[600];
-    if (csv_write_file(name.text, force, rows, nrows, why, sizeof why)) {
+    if (table ? write_table(force, why, sizeof why)
+              : export_write_file(name.text, force, rows, nrows, why, sizeof why)) {
         state = EX_NAME; /* stays open with the name, to fix it */
         snprintf(err, sizeof err, "%s", why);
         return;
     }
     state = EX_OFF;
-    ui_set_status(0, "wrote %zu rows to %s (the run --csv schema)", nrows, name.text);
+    enum export_format fmt = EXPORT_CSV;
+    export_format_of(name.text, &fmt, why, sizeof why);
+    static const char *const what[] = { [EXPORT_CSV] = "CSV", [EXPORT_MD] = "Markdown",
+                                        [EXPORT_JSON] = "JSON", [EXPORT_SVG] = "SVG chart" };
+    ui_set_status(0, "wrote %zu rows to %s (%s%s)", nrows, name.text, table ? "comparison, " : "",
+                  fmt == EXPORT_CSV && !table ? "the run --csv schema" : what[fmt]);
 }
 
 /* Enter on the name: what `run --csv` refuses is refused here before anything is asked;
@@ -87,7 +140,12 @@ static void submit(void)
         snprintf(err, sizeof err, "give a file name");
         return;
     }
+    /* What can never be written first (a device, a trailing '/'), then the extension, and
+     * only then the question about a file in the way. */
+    enum export_format fmt;
     int rc = csv_check_dest(name.text, 0, why, sizeof why);
+    if (rc >= 0 && export_format_of(name.text, &fmt, why, sizeof why))
+        rc = -1;
     if (rc < 0)
         snprintf(err, sizeof err, "%s", why);
     else if (rc > 0)
@@ -133,8 +191,8 @@ void export_draw(int y)
         return;
     }
     char lead[64];
-    snprintf(lead, sizeof lead, "Export %zu rows to: ", nrows);
-    int lw = (int)strlen(lead), tail = 28;
+    snprintf(lead, sizeof lead, "Export %s%zu rows to: ", table ? "the comparison, " : "", nrows);
+    int lw = (int)strlen(lead), tail = 40;
     ui_text(y, 1, lw, ui_attr(ROLE_TAB_ON), lead);
     lineedit_draw(&name, y, 1 + lw, ui.cols - lw - tail - 2, A_NORMAL);
     if (err[0]) { /* the whole line above, over the details: errors name long paths */
@@ -142,6 +200,6 @@ void export_draw(int y)
         ui_text(y - 1, 1, ui.cols - 2, ui_attr(ROLE_ERROR), err);
         ui_text(y, ui.cols - tail, tail - 1, ui_attr(ROLE_WARN), "fix the name, or Esc");
     } else
-        ui_textf(y, ui.cols - tail, tail - 1, ui_attr(ROLE_TAB_ON), "Enter writes %s Esc cancels",
-                 ui_glyph(G_DOT));
+        ui_textf(y, ui.cols - tail, tail - 1, ui_attr(ROLE_TAB_ON), ".csv .md .json .svg %s Enter "
+                 "%s Esc", ui_glyph(G_DOT), ui_glyph(G_DOT));
 }

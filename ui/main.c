@@ -8,6 +8,21 @@
 #include "ui.h"
 #include "worker.h"
 
+/* accelscope demo [--against FILE.csv] */
+static int demo(int argc, char **argv)
+{
+    if (argc == 2)
+        return ui_main(1);
+    if (argc == 4 && !strcmp(argv[2], "--against"))
+        return ui_demo_against(argv[3]);
+    if (argc == 3 && !strncmp(argv[2], "--against=", 10) && argv[2][10])
+        return ui_demo_against(argv[2] + 10);
+    fprintf(stderr, "accelscope demo: %s '%s'; accepted: --against FILE.csv (a saved run "
+            "beside this board)\n", argc == 3 && !strcmp(argv[2], "--against")
+            ? "option needs a value:" : "unexpected argument", argv[argc == 3 ? 2 : argc - 1]);
+    return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     spawn_stdio_init();
@@ -31,7 +46,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
-        return argc == 2 ? ui_main(1) : (fprintf(stderr, "accelscope demo takes no arguments\n"), EXIT_USAGE);
+        return demo(argc, argv);
     fprintf(stderr, "accelscope: unknown command '%s'; accepted: info, run, compare, demo, --help, --version "
                     "(no command opens the TUI)\n", cmd);
     return EXIT_USAGE;

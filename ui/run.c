@@ -2,9 +2,13 @@
  * leaves when it ends. The session runs the cells (src/session.h); this only asks and tells. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "store.h"
+
+int ui_save_runs = 1;
 
 static double pressed; /* when r started the run: "done in" counts from there */
 
@@ -66,10 +70,67 @@ static void done_status(void)
                       t.ok, tail);
 }
 
+void run_save_toggle(void)
+{
+    char dir[4096], why[256];
+    ui_save_runs = !ui_save_runs;
+    if (store_dir(dir, sizeof dir, why, sizeof why))
+        snprintf(dir, sizeof dir, "nowhere: %s", why);
+    ui_set_status(0, ui_save_runs ? "a finished run is saved in %s" : "saving is off: a finished "
+                  "run is not kept (it was saved in %s)", dir);
+}
+
+/* Where a run went, in what the status line has left after used columns: the whole path
+ * (the home folder as ~) where it fits, else the results folder said short (the o list and
+ * `accelscope --help` name it) and the file's name. */
+static const char *where(const char *path, size_t used)
+{
+    static char b[4200];
+    const char *home = getenv("HOME"), *base = strrchr(path, '/');
+    size_t hl = home ? strlen(home) : 0;
+    if (hl > 1 && !strncmp(path, home, hl) && path[hl] == '/')
+        snprintf(b, sizeof b, "~%s", path + hl);
+    else
+        snprintf(b, sizeof b, "%s", path);
+    if (base && used + strlen(b) > (size_t)(ui.cols > 2 ? ui.cols - 2 : 0))
+        snprintf(b, sizeof b, "%sresults%s", ui_glyph(G_ELLIPSIS), base);
+    return b;
+}
+
+/* The cells that ran (measured, failed or unavailable), as `run` would save them. */
+static void save(void)
+{
+    size_t n = session_ncells(ui.s), k = 0;
+    struct cell *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        const struct cell *s = session_cell(ui.s, i);
+        if (s->r.status != RES_PENDING && s->r.status != RES_RUNNING)
+            c[k++] = *s;
+    }
+    char path[4200], why[600], said[8192];
+    int err = ui.status_err;
+    if (k && !ui_save_runs)
+        snprintf(said, sizeof said, "%s %s saving is off (setup)", ui.status, ui_glyph(G_DOT));
+    else if (k && store_save(c, k, path, sizeof path, why, sizeof why)) {
+        snprintf(said, sizeof said, "%s %s not saved: %s", ui.status, ui_glyph(G_DOT), why);
+        err = 1;
+    } else if (k)
+        snprintf(said, sizeof said, "%s %s saved to %s", ui.status, ui_glyph(G_DOT),
+                 where(path, strlen(ui.status) + 14));
+    if (k)
+        ui_set_status(err, "%s", said);
+    free(c);
+}
+
 void run_event(enum session_event ev)
 {
-    if (ev == SESSION_RUN_DONE)
+    if (ev == SESSION_RUN_DONE) {
         done_status();
+        save();
+        cmpv_invalidate();
+    }
 }
 
 static const char *dur(double s, char *b, size_t n)

@@ -24,7 +24,9 @@ static void tab_hit(int arg, int y, int x)
 {
     (void)y;
     (void)x;
-    ui.view = arg;
+    cmpv_show(arg == V_COUNT); /* the compare tab, there while a saved run is open */
+    if (arg < V_COUNT)
+        ui.view = arg;
 }
 
 static void draw_tabs(int y)
@@ -34,12 +36,19 @@ static void draw_tabs(int y)
     for (int v = 0; v < V_COUNT; v++) {
         char t[32];
         int len = snprintf(t, sizeof t, " %d %s ", v + 1, view_names[v]);
-        ui_text(y, x, len, ui_attr(v == ui.view ? ROLE_TAB_ON : ROLE_TAB), t);
+        ui_text(y, x, len, ui_attr(v == ui.view && !cmpv_showing() ? ROLE_TAB_ON : ROLE_TAB), t);
         hit_add(y, x, len, tab_hit, v);
         x += len + 1;
     }
+    if (cmpv_nfiles()) {
+        ui_text(y, x, 11, ui_attr(cmpv_showing() ? ROLE_TAB_ON : ROLE_TAB), " o Compare ");
+        hit_add(y, x, 11, tab_hit, V_COUNT);
+        x += 12;
+    }
     char sz[32], right[96] = "";
-    if (ui.view == V_PATHS || ui.view == V_MATRIX || ui.view == V_SCALING)
+    if (cmpv_showing())
+        right[0] = 0;
+    else if (ui.view == V_PATHS || ui.view == V_MATRIX || ui.view == V_SCALING)
         snprintf(right, sizeof right, "size %s %s %s", ui_glyph(G_LEFT),
                  app_sel()->nsizes ? ui_size(app_cur_size(), sz, sizeof sz) : "-", ui_glyph(G_RIGHT));
     else if (ui.view == V_SIZES)
@@ -54,13 +63,17 @@ void footer_draw(int y)
 {
     static const char *const keys[][2] = {
         { "r", "run" }, { "1-6", "views" }, { "s", "setup" }, { "<>", "size" }, { "l", "log" },
-        { "e", "export" }, { "d", "demo" }, { "?", "help" }, { "q", "quit" },
+        { "e", "export" }, { "o", "open" }, { "d", "demo" }, { "?", "help" }, { "q", "quit" },
     };
     ui_fill(y, 0, ui.cols, A_NORMAL);
-    int x = 1;
+    int x = 1, need = 3; /* "cancel" is longer than "run" */
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        need += (int)(strlen(keys[i][0]) + strlen(keys[i][1])) + 3;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *label = i == 0 && session_running(ui.s) ? "cancel" : keys[i][1];
         int kl = (int)strlen(keys[i][0]), ll = (int)strlen(label);
+        if (i == 3 && need > ui.cols)
+            continue; /* 80 columns: the tab bar shows the size and its arrows already */
         if (x + kl + ll + 2 > ui.cols)
             break;
         ui_text(y, x, kl, ui_attr(ROLE_KEY), keys[i][0]);
@@ -115,7 +128,8 @@ void ui_draw(void)
     header_draw((struct rect){ 0, 0, hl, ui.cols });
     draw_tabs(hl);
     struct rect r = { hl + 1, 0, ui.rows - hl - 3, ui.cols };
-    switch (ui.view) {
+    switch (cmpv_showing() ? -1 : ui.view) {
+    case -1: cmpv_draw(r); break;
     case V_PATHS: paths_view_draw(r); break;
     case V_SIZES: sizes_view_draw(r); break;
     case V_MATRIX: matrix_view_draw(r); break;
@@ -125,12 +139,16 @@ void ui_draw(void)
     }
     draw_status(ui.rows - 2);
     footer_draw(ui.rows - 1);
+    if (open_active())
+        open_draw();
     if (ui.help)
         help_draw();
 }
 
 static int view_key(int ch)
 {
+    if (cmpv_showing())
+        return cmpv_key(ch);
     switch (ui.view) {
     case V_PATHS: return paths_view_key(ch);
     case V_SIZES: return sizes_view_key(ch);
@@ -175,7 +193,7 @@ static void key(int ch)
         demo_key(ch);
         return;
     }
-    if (ch == KEY_MOUSE && !export_active()) {
+    if (ch == KEY_MOUSE && !export_active() && !open_active()) {
         mouse();
         return;
     }
@@ -187,6 +205,12 @@ static void key(int ch)
         export_key(ch);
         return;
     }
+    if (open_active()) {
+        open_key(ch);
+        return;
+    }
+    if (cmpv_showing() && cmpv_key(ch))
+        return;
     if (ui.view == V_SETUP && setup_view_editing()) {
         setup_view_key(ch);
         return;
@@ -212,6 +236,13 @@ static void key(int ch)
         ui_set_status(0, "scale: %s", ui.log_scale ? "logarithmic" : "linear");
         return;
     case 'e': case 'E': export_begin(); return;
+    case 'o': /* the compare view when a run is open and not shown, else the list */
+        if (cmpv_nfiles() && !cmpv_showing())
+            cmpv_show(1);
+        else
+            open_begin();
+        return;
+    case 'O': open_begin(); return;
     case 'd': case 'D': demo_begin(0); return;
     case 12: clearok(curscr, TRUE); return; /* Ctrl-L */
     }

@@ -136,7 +136,8 @@ static int line_role(const char *s, size_t len)
         return A_BOLD | A_UNDERLINE;
     if (memmem(s, len, "core clock:", 11))
         return ui_attr(ROLE_OK);
-    if (memmem(s, len, "unavailable", 11) || memmem(s, len, "cpu:no", 6))
+    if (memmem(s, len, "unavailable", 11) || memmem(s, len, "cpu:no", 6) ||
+        memmem(s, len, "cannot load", 11)) /* an ENGINE libcrypto cannot load */
         return ui_attr(ROLE_DIM);
     return A_NORMAL;
 }

@@ -9,7 +9,7 @@
 #include "app.h"
 
 enum { COL_ALGS, COL_SIZES, COL_PATHS, NCOLS };
-enum okind { O_SIZE, O_ADD, O_DIR, O_THREADS, O_TIME };
+enum okind { O_SIZE, O_ADD, O_DIR, O_THREADS, O_TIME, O_SAVE };
 
 struct opt {
     enum okind kind;
@@ -55,6 +55,7 @@ static void build_opts(void)
     opts[nopts++] = (struct opt){ O_DIR, 0 };
     opts[nopts++] = (struct opt){ O_THREADS, 0 };
     opts[nopts++] = (struct opt){ O_TIME, 0 };
+    opts[nopts++] = (struct opt){ O_SAVE, 0 };
 }
 
 static int col_len(int c)
@@ -215,6 +216,10 @@ static void begin_edit(enum okind k)
 /* Enter, space or a click on item i of column c (dir: + or - on a value). */
 static void activate(int c, int i, int dir)
 {
+    if (c == COL_SIZES && opts[i].kind == O_SAVE) { /* not the selection: allowed while running */
+        run_save_toggle();
+        return;
+    }
     struct selection *sel = app_sel_edit();
     if (!sel)
         return;
@@ -295,6 +300,7 @@ static void opt_text(const struct opt *o, char *b, size_t n)
     case O_TIME:
         snprintf(b, n, "time/cell: %s %g s %s", ui_glyph(G_LEFT), app_sel()->seconds, ui_glyph(G_RIGHT));
         break;
+    case O_SAVE: snprintf(b, n, "save runs: %s", ui_save_runs ? "on" : "off"); break;
     }
 }
 
@@ -323,6 +329,8 @@ static void details(int y, int w)
             [O_THREADS] = "workers at once, each on its own CPU, figures summed; Enter types a list "
                           "(1,2,all: a cell per count; 6 shows the scaling); +/- the largest",
             [O_TIME] = "timed seconds per cell, over 5 samples (+/-); longer is steadier",
+            [O_SAVE] = "keep every finished run as a CSV in the results folder (o opens them); "
+                       "space turns it off",
         };
         snprintf(b, sizeof b, "%s", help[opts[cur[col]].kind]);
     }

@@ -14,6 +14,9 @@ tui_require() {
 
 TUI_SOCK=${TUI_SOCK:-accelscope-test-$$}
 TUI_T="tmux -L $TUI_SOCK -f /dev/null"
+# A finished run is saved (store.h): in a folder of the suite's, never the user's home. A test
+# naming its own XDG_DATA_HOME in the command overrides it (the later env assignment wins).
+TUI_XDG=$(mktemp -d /tmp/accelscope-xdg.XXXXXX)
 
 # tui_start NAME COLS ROWS DIR CMD...: runs CMD in a fresh session; when it ends the pane
 # prints EXIT=<status> and the terminal modes (stty) so tests can check it was restored.
@@ -21,7 +24,7 @@ tui_start() {
     name=$1 cols=$2 rows=$3 dir=$4
     shift 4
     $TUI_T new-session -d -s "$name" -x "$cols" -y "$rows" -c "$dir" \
-        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $*; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600"
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_DATA_HOME=$TUI_XDG $*; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600"
     $TUI_T set-option -t "$name" -g status off >/dev/null 2>&1
     $TUI_T resize-window -t "$name" -x "$cols" -y "$rows" >/dev/null 2>&1
 }
@@ -42,7 +45,7 @@ tui_app_pid() {
     return 1
 }
 tui_kill() { $TUI_T kill-session -t "$1" 2>/dev/null; }
-tui_kill_server() { $TUI_T kill-server 2>/dev/null; }
+tui_kill_server() { $TUI_T kill-server 2>/dev/null; rm -rf "$TUI_XDG"; }
 
 # tui_wait NAME REGEX [SECONDS]: 0 once the pane shows REGEX (grep -E), 1 after the timeout.
 tui_wait() {
