@@ -15,10 +15,10 @@ static int verified(const struct cell *c)
 }
 
 /* Takes part in the column's comparison: verified, not a second bar for code another row
- * ran. */
+ * ran, not an engine row whose work libcrypto's software did (its figure is not its path's). */
 static int compared(const struct cell *c)
 {
-    return verified(c) && !c->d.same_as;
+    return verified(c) && !c->d.same_as && !c->r.fallback;
 }
 
 /* The rounds of one column's cells are taken in turn (session_run.c), so the pair k ran

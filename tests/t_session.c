@@ -89,6 +89,12 @@ static void test_derive_paired(void)
           "paired: x%.2f +-%.1f%% from noisy figures", c[1].d.speedup, c[1].d.speedup_ci_pct);
     CHECK(c[1].d.best && c[2].d.best && c[1].d.tie && c[2].d.tie,
           "paired ratios 0.98..1.02 hold 1: a tie");
+    c[0].r.fallback = 1; /* an engine row whose work software did: no reference, no claim */
+    derive_cells(c, 3);
+    CHECK(c[0].d.speedup == 0 && !c[0].d.best && c[2].d.speedup == 1.0,
+          "a fallback row is out of the comparison: the next slowest is the reference");
+    c[0].r.fallback = 0;
+    derive_cells(c, 3);
     double q, lo, hi;
     c[1].r.group = 7; /* measured in another group (a column split at -t N): never paired */
     CHECK(derive_paired(&c[1].r, &c[0].r, &q, &lo, &hi) == 0, "rounds of two groups never pair");
