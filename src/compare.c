@@ -39,6 +39,8 @@ static int ent_cmp_key(const struct ent *a, const struct ent *b, int by_impl)
         return d;
     if (a->r->bytes != b->r->bytes)
         return a->r->bytes < b->r->bytes ? -1 : 1;
+    if ((d = a->r->threads - b->r->threads))
+        return d;
     if ((d = a->path - b->path) || (d = strcmp(a->r->path, b->r->path)))
         return d;
     return by_impl ? strcmp(a->r->implementation, b->r->implementation) : 0;
@@ -212,7 +214,7 @@ int compare_build(const struct csvread_set *sets, size_t nsets, int by_impl,
             row = &t->rows[t->nrows];
             *row = (struct compare_row){ r->algorithm, r->direction, r->path,
                                          by_impl ? r->implementation : "", r->bytes,
-                                         &t->figs[t->nrows * t->nsides] };
+                                         r->threads, &t->figs[t->nrows * t->nsides] };
             for (size_t k = 0; k < t->nsides; k++)
                 row->fig[k].status = "", row->fig[k].same_code_as = "";
             t->nrows++;
@@ -266,6 +268,15 @@ static const char *path_shown(const char *id)
 {
     int p = path_by_id(id);
     return p < 0 ? id : path_label[p];
+}
+
+/* "hardware", or "hardware 2t" for a row of 2 workers. */
+static const char *path_cell(const struct compare_row *r, char *b, size_t n)
+{
+    if (r->threads <= 1)
+        return path_shown(r->path);
+    snprintf(b, n, "%s %dt", path_shown(r->path), r->threads);
+    return b;
 }
 
 static int block_start(const struct compare_table *t, size_t i)
@@ -344,8 +355,9 @@ static void write_text(FILE *f, const struct compare_table *t)
                 fprintf(f, "  %c/A   ", t->sides[k].letter);
             fputc('\n', f);
         }
+        char pb[40];
         fprintf(f, "  %-22s %-9s %-8s", "", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
-                path_shown(r->path));
+                path_cell(r, pb, sizeof pb));
         if (t->by_impl)
             fprintf(f, " %-24s", r->implementation);
         for (size_t k = 0; k < t->nsides; k++)
@@ -377,7 +389,7 @@ static void csv_num(FILE *f, const char *fmt, double v, int last)
 static void write_csv(FILE *f, const struct compare_table *t)
 {
     fputs("algorithm,direction,bytes,path,implementation,side,label,host,cpu,kernel,openssl,"
-          "timestamp,file,mb_per_s,status,ratio,ops_per_s\n", f);
+          "timestamp,file,mb_per_s,status,ratio,ops_per_s,threads\n", f);
     for (size_t i = 0; i < t->nrows; i++) {
         const struct compare_row *r = &t->rows[i];
         for (size_t k = 0; k < t->nsides; k++) {
@@ -393,7 +405,8 @@ static void write_csv(FILE *f, const struct compare_table *t)
             csv_num(f, "%.3f", pk ? 0 : r->fig[k].mb_per_s, 0);
             csv_field(f, r->fig[k].status, 0);
             csv_num(f, "%.4f", r->fig[k].ratio, 0);
-            csv_num(f, "%.1f", pk ? r->fig[k].mb_per_s * 1e6 : 0, 1);
+            csv_num(f, "%.1f", pk ? r->fig[k].mb_per_s * 1e6 : 0, 0);
+            csv_num(f, "%.0f", r->threads > 0 ? r->threads : 1, 1);
         }
     }
 }
@@ -430,8 +443,9 @@ static void write_markdown(FILE *f, const struct compare_table *t)
                 fputs("---:|", f);
             fputc('\n', f);
         }
+        char pb[40];
         fprintf(f, "| %s | %s |", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
-                path_shown(r->path));
+                path_cell(r, pb, sizeof pb));
         if (t->by_impl) {
             fputc(' ', f);
             export_md_text(f, r->implementation);
@@ -479,7 +493,8 @@ static void write_json(FILE *f, const struct compare_table *t)
         export_json_string(f, r->algorithm);
         fputs(", \"direction\": ", f);
         export_json_string(f, r->direction);
-        fprintf(f, ", \"bytes\": %zu, \"path\": ", r->bytes);
+        fprintf(f, ", \"bytes\": %zu, \"threads\": %d, \"path\": ", r->bytes,
+                r->threads > 0 ? r->threads : 1);
         export_json_string(f, r->path);
         if (t->by_impl) {
             fputs(", \"implementation\": ", f);

@@ -36,6 +36,7 @@ struct compare_row {
     const char *algorithm, *direction, *path;
     const char *implementation; /* "" unless by implementation */
     size_t bytes;
+    int threads;                /* workers: a -t 1,2 run has a row per count */
     struct compare_fig *fig;    /* one per side */
 };
 

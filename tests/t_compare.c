@@ -93,6 +93,8 @@ static void test_two_machines(void)
 }
 
 /* The same machine after an upgrade: a kernel changed, or only the time. */
+static char *written(const struct compare_table *t, enum compare_format fmt);
+
 static void test_runs_of_one_machine(void)
 {
     struct csvread_set again = sets[0], later = sets[0];
@@ -129,6 +131,36 @@ static void test_runs_of_one_machine(void)
         CHECK(twice, "a run twice as fast: x2 everywhere against the first file");
     }
     compare_free(&t);
+
+    /* A -t 1,2 run: the 2-worker rows are rows of their own, never the path's best. */
+    struct csvread_set both = sets[0];
+    struct csvread_row *rt = malloc(2 * sets[0].n * sizeof *rt);
+    memcpy(rt, sets[0].rows, sets[0].n * sizeof *rt);
+    memcpy(rt + sets[0].n, sets[0].rows, sets[0].n * sizeof *rt);
+    for (size_t i = 0; i < sets[0].n; i++) {
+        rt[i].threads = 1;
+        rt[sets[0].n + i].threads = 2;
+        rt[sets[0].n + i].mb_per_s *= 1.9;
+    }
+    both.rows = rt;
+    both.n = 2 * sets[0].n;
+    struct compare_table one;
+    CHECK(compare_build(&sets[0], 1, 0, &one, why, sizeof why) == 0 &&
+              compare_build(&both, 1, 0, &t, why, sizeof why) == 0,
+          "build one and two thread counts: %s", why);
+    int ones = 0, twos = 0;
+    for (size_t i = 0; i < t.nrows; i++) {
+        ones += t.rows[i].threads == 1;
+        twos += t.rows[i].threads == 2;
+    }
+    CHECK(ones == (int)one.nrows && twos == (int)one.nrows,
+          "a row per thread count: %d and %d rows, %zu with one count", ones, twos, one.nrows);
+    char *md = written(&t, COMPARE_MARKDOWN);
+    CHECK(md && strstr(md, " 2t |"), "Markdown names the 2-worker rows");
+    free(md);
+    compare_free(&one);
+    compare_free(&t);
+    free(rt);
 
     struct csvread_set same[2] = { sets[0], sets[0] };
     CHECK(compare_build(same, 2, 0, &t, why, sizeof why) == 0 && t.nsides == 2 &&

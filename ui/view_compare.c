@@ -308,7 +308,9 @@ static void bar_draw(int y, int w, const struct cline *l, int first_of_path)
     const struct compare_side *s = &t.sides[l->side];
     int p = path_by_id(row->path);
     int pr = p >= 0 ? ui_attr(ui_path_role((enum path)p)) : (int)A_NORMAL;
-    if (first_of_path)
+    if (first_of_path && row->threads > 1)
+        ui_textf(y, 2, 9, pr, "%s %dt", p >= 0 ? path_label[p] : row->path, row->threads);
+    else if (first_of_path)
         ui_text(y, 2, 9, pr, p >= 0 ? path_label[p] : row->path);
     ui_textf(y, 12, 2, ui_attr(ROLE_KEY) | A_BOLD, "%c", s->letter);
     ui_text(y, 14, NAME_W - 3, A_NORMAL, l->side < 32 && runtag[l->side][0] ? runtag[l->side]
