@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cpu.h"
@@ -26,15 +28,48 @@ static double now_ms(void)
 
 /* A mixed loop's time per body lies between its two parts run side by side (separate units)
  * and one after the other (one shared issue), with a margin for a busy host. */
+static int mix_in_range(const struct silicon *l, enum silicon_insn mix, enum silicon_insn aes,
+                        enum silicon_insn clmul, double *t, double *a, double *p)
+{
+    *a = 18 * l->insn[aes].tp_core, *p = 6 * l->insn[clmul].tp_core;
+    *t = 24 * l->insn[mix].tp_core;
+    return *t >= 0.8 * (*a > *p ? *a : *p) && *t <= 1.25 * (*a + *p);
+}
+
+/* The parts and the mix are measured moments apart, and this VM kind slows vector code for
+ * a second at a time while scalar code runs on (REFERENCE.md): one reading out of range may be
+ * the host. A wrong microbenchmark is out of range every time, so two fresh measurements (in
+ * children: the process keeps its first) must both be out of range too for a failure. */
+static int mix_retry(enum silicon_insn mix, enum silicon_insn aes, enum silicon_insn clmul)
+{
+    for (int k = 0; k < 2; k++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            double t, a, p;
+            _exit(silicon_measure() == 0 && mix_in_range(silicon_get(), mix, aes, clmul, &t, &a, &p)
+                      ? 0 : 1);
+        }
+        int st;
+        if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            return k + 2; /* the measurement that was in range */
+    }
+    return 0;
+}
+
 static void check_mix(const struct silicon *l, enum silicon_insn mix, enum silicon_insn aes,
                       enum silicon_insn clmul)
 {
     const struct silicon_insn_result *m = &l->insn[mix];
     if (!m->ok || !l->insn[aes].ok || !l->insn[clmul].ok)
         return;
-    double a = 18 * l->insn[aes].tp_core, p = 6 * l->insn[clmul].tp_core, t = 24 * m->tp_core;
-    CHECK(t >= 0.8 * (a > p ? a : p) && t <= 1.25 * (a + p),
-          "%s: %.1f cycles a body, parts %.1f and %.1f", m->name, t, a, p);
+    double t, a, p;
+    int ok = mix_in_range(l, mix, aes, clmul, &t, &a, &p), again = ok ? 1 : mix_retry(mix, aes, clmul);
+    if (!ok && again)
+        printf("note: %s: %.1f cycles a body, parts %.1f and %.1f: out of range once, in range "
+               "on measurement %d of 3\n", m->name, t, a, p, again);
+    CHECK(again, "%s: %.1f cycles a body, parts %.1f and %.1f (and out of range on two more "
+          "measurements)", m->name, t, a, p);
 }
 
 static void check_insns(const struct silicon *l)
