@@ -79,17 +79,20 @@ struct loaded {
     char err[200];
 };
 
-static struct loaded cache[8];
+#define ENGINE_CACHE 32
+static struct loaded cache[ENGINE_CACHE];
 
-/* Loaded (maybe not initialised) engine `id`, tried once per process. */
+/* Loaded (maybe not initialised) engine `id`, tried once per process. A folder with more
+ * engines than the cache holds gets a reason for the rest, never an abort. */
 static struct loaded *load(const char *id)
 {
+    static struct loaded full = { .err = "not loaded: more engines than accelscope lists" };
     struct loaded *l = cache;
-    for (; l < cache + 8 && l->id[0]; l++)
+    for (; l < cache + ENGINE_CACHE && l->id[0]; l++)
         if (!strcmp(l->id, id))
             return l;
-    if (l == cache + 8)
-        abort(); /* more engines than this program knows of */
+    if (l == cache + ENGINE_CACHE)
+        return &full;
     snprintf(l->id, sizeof l->id, "%s", id);
     ERR_clear_error();
     if (!(l->e = ENGINE_by_id(id)))

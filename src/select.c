@@ -226,6 +226,10 @@ static int add_threads(struct selection *s, const char *w, char *why, size_t n)
         i++;
     if (i < s->nthreads && s->threads[i] == t)
         return 0;
+    if (s->nthreads == SELECT_MAX) {
+        snprintf(why, n, "too many thread counts; accepted: at most %d in a list", SELECT_MAX);
+        return -1;
+    }
     memmove(&s->threads[i + 1], &s->threads[i], (size_t)(s->nthreads - i) * sizeof s->threads[0]);
     s->threads[i] = (int)t;
     s->nthreads++;

@@ -54,6 +54,12 @@ static void test_lists(void)
               bad[i].max, bad[i].says, why);
         CHECK(threads_are(&s, 1, two), "'%s' refused: the list stays 2", bad[i].list);
     }
+    char many[400] = "";
+    for (int t = 1; t <= SELECT_MAX + 1; t++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d", t > 1 ? "," : "", t);
+    CHECK(select_threads(&s, many, SELECT_MAX + 10, why, sizeof why) == -1 &&
+              strstr(why, "at most") && threads_are(&s, 1, two),
+          "%d thread counts refused, the list kept: %s", SELECT_MAX + 1, why);
     CHECK(select_max_threads(&s) == 2, "largest 2");
     select_threads(&s, "1,2", 2, why, sizeof why);
     char *args = select_args(&s);
