@@ -150,9 +150,10 @@ static void show_progress(struct session *s, enum session_event ev, size_t i, vo
     struct session_progress p;
     session_progress(s, &p);
     char b[32];
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s: %d/%d samples, %.1f MB/s", p.done + 1, p.total,
-            c->impl->alg, c->impl->name, report_size(c->bytes, b, sizeof b), c->r.samples,
-            c->r.samples_wanted * c->r.threads, c->r.mb_per_s);
+    const struct algo *a = algo_find(c->impl->alg);
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s: %d/%d samples, %.1f %s", p.done + 1, p.total,
+            c->impl->alg, c->impl->name, report_cell_size(a, c->bytes, b, sizeof b), c->r.samples,
+            c->r.samples_wanted * c->r.threads, algo_rate(a, c->r.mb_per_s), algo_unit(a));
 }
 
 /* The live machine beside a saved run: the saved one is A, the reference of the ratios. */

@@ -121,10 +121,11 @@ void report_table(FILE *out, const struct cell *cells, size_t n)
 static void scaling_row(FILE *out, const struct scaling *sc)
 {
     const struct cell *c = sc->cell;
+    const struct algo *a = algo_find(c->impl->alg);
     fprintf(out, "  %-7s %-28s %7d %9.1f%c", path_id[c->impl->path], c->impl->name, c->threads,
-            c->r.mb_per_s, sc->noisy ? '~' : ' ');
+            algo_rate(a, c->r.mb_per_s), sc->noisy ? '~' : ' ');
     if (c->threads > 1 && sc->ideal > 0)
-        fprintf(out, " %10.1f %9.0f %%", sc->ideal, sc->eff * 100);
+        fprintf(out, " %10.1f %9.0f %%", algo_rate(a, sc->ideal), sc->eff * 100);
     else
         fprintf(out, " %10s %11s", "-", "-");
     if (sc->reach > 0)
@@ -148,9 +149,9 @@ static void scaling_block(FILE *out, const struct cell *cells, size_t n, size_t 
     const struct cell *k = &cells[c0];
     const struct algo *a = algo_find(k->impl->alg);
     fprintf(out, "%s %s%s\n  %-7s %-28s %7s %10s %10s %11s %11s %8s\n", k->impl->alg,
-            report_size(k->bytes, b, sizeof b),
+            report_cell_size(a, k->bytes, b, sizeof b),
             a && algo_has_direction(a) && k->decrypt ? " decrypt" : "", "path", "implementation",
-            "threads", "MB/s", "N x 1-thr", "efficiency", "ceiling x N", "overlap");
+            "threads", algo_unit(a), "N x 1-thr", "efficiency", "ceiling x N", "overlap");
     for (size_t i = c0; i < n; i++) {
         struct scaling sc;
         const struct cell *c = &cells[i];

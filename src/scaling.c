@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "algo.h"
 #include "cpu.h"
 #include "silicon.h"
 #include "stats.h"
@@ -59,7 +60,7 @@ static const char *shared_unit(const struct cell *c, const struct scaling_env *e
     for (size_t i = 0; i < sizeof drng / sizeof drng[0]; i++)
         if (!strcmp(c->impl->alg, drng[i]))
             return "the CPU's random number generator (one per package, shared by every core)";
-    if (c->impl->path == PATH_KERNEL)
+    if (c->impl->path == PATH_KERNEL && !c->r.fallback)
         return "the kernel's crypto API (system calls and copies through one socket type)";
     if (env->cores > 0 && c->threads > env->cores)
         return "SMT siblings: more workers than physical cores, two share one core's units";
@@ -71,6 +72,12 @@ static const char *shared_unit(const struct cell *c, const struct scaling_env *e
  * a larger one goes to memory, shared. */
 static void memory(const struct cell *c, const struct scaling_env *env, char *why, size_t n)
 {
+    const struct algo *a = algo_find(c->impl->alg);
+    if (a && a->kind == ALGO_PKEY) { /* a public-key operation moves a few hundred bytes */
+        snprintf(why, n, "not noisy, no shared unit known, not memory bound (a public-key "
+                 "operation): cause not known");
+        return;
+    }
     int cached = c->bytes <= 16384;
     double bw = cached ? env->mem_l1_mb_s * c->threads : env->mem_ram_mb_s;
     if (bw <= 0) {
