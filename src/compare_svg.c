@@ -3,6 +3,7 @@
  * title block as their CSVs name them. Self-contained SVG (export.c's colours and escaping). */
 #include <string.h>
 
+#include "algo.h"
 #include "compare.h"
 #include "export.h"
 #include "impl.h"
@@ -48,8 +49,12 @@ static void bar(FILE *f, const struct compare_table *t, size_t i, size_t k, doub
     const struct compare_row *r = &t->rows[i];
     const struct compare_fig *g = &r->fig[k];
     int p = path_by_id(r->path);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\"><tspan class=\"p\">%s</tspan> %c ", LABEL_X,
-            y + 14, p >= 0 ? path_label[p] : r->path, t->sides[k].letter);
+    const struct algo *a = algo_find(r->algorithm);
+    char th[16] = "";
+    if (r->threads > 1)
+        snprintf(th, sizeof th, " %dt", r->threads);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\"><tspan class=\"p\">%s%s</tspan> %c ",
+            LABEL_X, y + 14, p >= 0 ? path_label[p] : r->path, th, t->sides[k].letter);
     export_svg_text(f, t->sides[k].label, 26);
     fputs("</text>\n", f);
     if (!(g->mb_per_s > 0)) {
@@ -63,8 +68,8 @@ static void bar(FILE *f, const struct compare_table *t, size_t i, size_t k, doub
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"17\" fill=\"%s\"%s/>\n", BAR_X,
             y + 1, w, p >= 0 ? export_path_colour[p] : "#888888",
             k ? " fill-opacity=\"0.6\"" : "");
-    fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f MB/s%s", BAR_X + w + 6, y + 14,
-            g->mb_per_s, g->noisy ? "~" : "");
+    fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%.1f %s%s", BAR_X + w + 6, y + 14,
+            algo_rate(a, g->mb_per_s), algo_unit(a), g->noisy ? "~" : "");
     if (k && g->ratio > 0)
         fprintf(f, g->ratio >= 10 ? "  ×%.1f%s" : g->ratio >= 0.1 ? "  ×%.2f%s" : "  ×%.3f%s",
                 g->ratio, g->noisy || r->fig[0].noisy ? "~" : "");
@@ -88,7 +93,7 @@ static int block(FILE *f, const struct compare_table *t, size_t i, size_t bytes,
     fprintf(f, "<text x=\"20\" y=\"%d\" class=\"h\">", y + 20);
     export_svg_text(f, t->rows[i].algorithm, 40);
     fprintf(f, "%s%s, %s</text>\n", *t->rows[i].direction ? " " : "", t->rows[i].direction,
-            report_size(bytes, sz, sizeof sz));
+            report_cell_size(algo_find(t->rows[i].algorithm), bytes, sz, sizeof sz));
     int h = HEAD_H;
     for (size_t j = i; j < end; j++)
         for (size_t k = 0; k < t->nsides && shown(t, j, bytes); k++)

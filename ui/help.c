@@ -61,6 +61,8 @@ static const char *const lines[] = {
     "  samples disturbed): shown, but no xN and no star (matrix: ~);",
     "  'same code as asm openssl-simd' = a hardware row whose CPU lacks the",
     "  algorithm's crypto instructions: one code, one bar (matrix: ^);",
+    "  'software' (matrix: s) = an engine row whose work libcrypto's own",
+    "  software did (the engine does not handle it): never its path's figure;",
     "  +-N% = the samples' spread where it exceeds 5%; | = the silicon's",
     "  ceiling where known. A reason every row of a path shares (AF_ALG",
     "  missing) is said once for the path; u shows its rows. Features:",

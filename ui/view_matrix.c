@@ -147,6 +147,9 @@ static void grid_cell(int y, int x, const struct cell *c, int selected)
     if (c && c->r.status == RES_OK && c->d.best) {
         at = ui_attr(ROLE_BEST);
         strcat(t, c->d.tie ? "=" : "*");
+    } else if (c && c->r.status == RES_OK && c->r.fallback) {
+        at = ui_attr(ROLE_WARN); /* an engine row whose work software did: 's', never a path's */
+        strcat(t, "s");
     } else if (c && c->r.status == RES_OK && (c->d.noisy || c->d.same_as)) {
         at = ui_attr(ROLE_DIM); /* noisy: '~'; the same code as another row: '^' */
         strcat(t, c->d.noisy ? "~" : "^");

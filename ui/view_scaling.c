@@ -83,7 +83,8 @@ static void draw_cell(int y, int w, const struct cell *c, const struct cell *pre
                     ui_glyph(G_MARK));
     }
     int vx = bx + bw + 1;
-    ui_textf(y, vx, 12, A_BOLD, "%s%s", ui_rate(c->r.mb_per_s, rate, sizeof rate),
+    ui_textf(y, vx, 12, A_BOLD, "%s%s", ui_algo_rate(algo_find(c->impl->alg), c->r.mb_per_s, rate,
+                                                     sizeof rate),
              sc->noisy ? "~" : "");
     if (c->threads > 1 && sc->eff > 0)
         ui_textf(y, vx + 13, 9, ui_attr(sc->scales ? ROLE_OK : ROLE_WARN), "%5.0f %%",
@@ -110,7 +111,7 @@ static void heading(struct rect r, const struct algo *a, size_t bytes, double ce
     ui_text(r.y + 2, 1, 8, A_BOLD, "path");
     ui_text(r.y + 2, 10, NAME_W - 1, A_BOLD, "implementation");
     ui_text(r.y + 2, 10 + NAME_W, 4, A_BOLD, "  N");
-    ui_text(r.y + 2, fx, 12, A_BOLD, "MB/s");
+    ui_text(r.y + 2, fx, 12, A_BOLD, algo_unit(a));
     ui_text(r.y + 2, fx + 13, 10, A_BOLD, "efficiency");
     ui_text(r.y + 2, fx + 24, 8, A_BOLD, "overlap");
 }
@@ -123,7 +124,7 @@ static void hint(struct rect r, const char *text)
 void scaling_view_draw(struct rect r)
 {
     const struct algo *a = app_cur_alg();
-    size_t bytes = app_cur_size();
+    size_t bytes = a ? algo_cell_size(a, app_cur_size()) : 0; /* a public-key row: its key */
     if (!a || !bytes) {
         ui_text(r.y + 1, 2, r.w - 4, ui_attr(ROLE_WARN),
                 "Nothing selected: press s to pick algorithms, sizes and thread counts.");
