@@ -33,7 +33,7 @@ shot() { # shot SESSION NAME: NAME.txt and NAME.png from what the pane shows now
 tui_start main $W $H "$tmp" "$bin"
 tui_wait main 'q quit' 5 || { echo "screenshots: the TUI did not start" >&2; exit 1; }
 tui_pick main "aes-128-gcm aes-256-cbc chacha20-poly1305 sha256 sha1" "16 B,64 B,256 B,1 KiB,8 KiB,16 KiB"
-tui_keys main + + +    # time per cell 0.05 -> 0.3 s: steadier figures for the pictures
+tui_keys main + + + + + # time per cell 0.05 -> 1 s: steadier figures for the pictures
 tui_keys main Left Left Home
 shot main setup
 tui_keys main 1 r

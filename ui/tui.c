@@ -325,17 +325,28 @@ static void after_poll(const struct wait *w)
     }
 }
 
+/* While measuring, figures change with every sample (tens a second) but a frame is drawn at
+ * most every LIVE_FRAME_S, unless a key asks for one: each frame costs this process and the
+ * terminal (tmux, ssh) CPU time on the other cores, and on a VM whose vCPUs share a physical
+ * core that slows the worker being timed (the pictures' runs were noisier than headless). */
+#define LIVE_FRAME_S 0.2
+
 static void loop(void)
 {
     double key_at = 0; /* when the last keys were read: their answer is the next frame */
     int key_busy = 0;  /* and whether a measurement was running then */
     double busy_from = 0; /* a key waits at most one pass of the loop: how long passes take */
+    double drawn = 0;     /* when the last frame was drawn */
+    int urgent = 1;       /* a key or a resize: draw now */
     ui.dirty = 1;
     while (!ui.quit && !term_signal_pending()) {
-        if (ui.dirty) {
+        int live = session_running(ui.s) && !ui.demo;
+        if (ui.dirty && (urgent || !live || ui_now() - drawn >= LIVE_FRAME_S)) {
             ui_draw();
             refresh();
             ui.dirty = 0;
+            urgent = 0;
+            drawn = ui_now();
         }
         if (key_at > 0) {
             ui_trace(key_busy ? "key_ms_measuring" : "key_ms_idle", (ui_now() - key_at) * 1e3);
@@ -343,6 +354,10 @@ static void loop(void)
         }
         struct wait w;
         gather(&w);
+        if (ui.dirty && live) { /* come back for the frame held back */
+            int left = (int)((drawn + LIVE_FRAME_S - ui_now()) * 1e3) + 1;
+            w.timeout = min_timeout(w.timeout, left > 0 ? left : 0);
+        }
         if (busy_from > 0 && session_running(ui.s))
             ui_trace("loop_busy_ms", (ui_now() - busy_from) * 1e3);
         int k = poll(w.fds, (nfds_t)w.n, w.timeout);
@@ -361,6 +376,7 @@ static void loop(void)
             }
             key(ch);
             ui.dirty = 1;
+            urgent = 1;
             if (ui.quit)
                 break;
         }
