@@ -18,7 +18,7 @@ static int verified(const struct cell *c)
  * ran, not an engine row whose work libcrypto's software did (its figure is not its path's). */
 static int compared(const struct cell *c)
 {
-    return verified(c) && !c->d.same_as && !c->r.fallback;
+    return verified(c) && !c->d.same_as && result_comparable(&c->r);
 }
 
 /* The rounds of one column's cells are taken in turn (session_run.c), so the pair k ran

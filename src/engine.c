@@ -653,6 +653,11 @@ const char *result_status_text(const struct result *r, char *buf, unsigned n)
     return "?";
 }
 
+int result_comparable(const struct result *r)
+{
+    return (r->status == RES_OK || r->status == RES_RUNNING) && r->mb_per_s > 0 && !r->fallback;
+}
+
 const char *result_status_short(enum res_status s)
 {
     switch (s) {

@@ -75,6 +75,11 @@ enum result_quality {
 /* "ok", "wrong output", "crashed (SIGILL)", "timed out", "unavailable", ... */
 const char *result_status_text(const struct result *r, char *buf, unsigned n);
 
+/* 1 when r's figure may stand beside its column's: verified and measured (or live, still
+ * running), and the work was the row's own (not an engine row whose work libcrypto's
+ * software did). derive.c and the scheduler's stop rule both compare only such figures. */
+int result_comparable(const struct result *r);
+
 /* The status in a number's width, for tables: "ok", "WRONG", "CRASHED", "TIMEOUT", "n/a"... */
 const char *result_status_short(enum res_status s);
 

@@ -135,13 +135,11 @@ static int pair_settled(const struct result *a, const struct result *b)
     return derive_paired(a, b, &q, &lo, &hi) && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100;
 }
 
-/* A member whose figure takes part: running, or verified and measured, and not an engine row
- * whose work software did (derive.c compares only those). One that crashed keeps its rounds
- * but is out. */
+/* A member whose figure takes part (result_comparable, as in derive.c) and has rounds to pair.
+ * One that crashed keeps its rounds but is out. */
 static int takes_part(const struct result *r)
 {
-    return (r->status == RES_RUNNING || r->status == RES_OK) && r->nround > 0 && r->mb_per_s > 0 &&
-           !r->fallback;
+    return result_comparable(r) && r->nround > 0;
 }
 
 /* g may come out as the column's slowest: it is, or its paired ratio to the slowest may be 1
