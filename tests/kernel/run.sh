@@ -198,11 +198,25 @@ fi
 for p in $pids; do wait "$p" || true; done
 say "boots done in $(($(date +%s) - start)) s; consoles in build/kernel/console-*.log"
 
+# Each check's output is kept, so that the failures can be said again last: CI shows only the
+# tail of what a run printed.
 rc=0
+: > "$WORK/checks.log"
+check() {
+    r=0
+    "$@" > "$WORK/check.out" || r=$?
+    cat "$WORK/check.out"
+    cat "$WORK/check.out" >> "$WORK/checks.log"
+    return $r
+}
 for c in $X86_CPUS; do
-    sh "$ROOT/tests/kernel/check.sh" "$c" "$WORK/console-$c.log" "$HAVE" || rc=1
+    check sh "$ROOT/tests/kernel/check.sh" "$c" "$WORK/console-$c.log" "$HAVE" || rc=1
 done
-[ $A64 = no ] || sh "$ROOT/tests/kernel/check.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
-sh "$ROOT/tests/kernel/check_pk.sh" max "$WORK/console-max.log" "$HAVE" || rc=1
-[ $A64 = no ] || sh "$ROOT/tests/kernel/check_pk.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
+[ $A64 = no ] || check sh "$ROOT/tests/kernel/check.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
+check sh "$ROOT/tests/kernel/check_pk.sh" max "$WORK/console-max.log" "$HAVE" || rc=1
+[ $A64 = no ] || check sh "$ROOT/tests/kernel/check_pk.sh" cortex-a53 "$WORK/console-cortex-a53.log" yes || rc=1
+if [ $rc != 0 ]; then
+    say "what failed (all of it above; consoles in build/kernel/console-*.log):"
+    grep -E 'FAIL' "$WORK/checks.log" | sed 's/^/  /'
+fi
 exit $rc
