@@ -117,6 +117,7 @@ void footer_draw(int y);
 void paths_view_draw(struct rect r);   int paths_view_key(int ch);
 int view_size_key(int ch);
 void sizes_view_draw(struct rect r);   int sizes_view_key(int ch);
+int sizes_view_has(const struct algo *a, const struct algo *x); /* x's cells in a's view */
 void matrix_view_draw(struct rect r);  int matrix_view_key(int ch);
 void machine_view_init(void);
 void machine_view_draw(struct rect r); int machine_view_key(int ch);

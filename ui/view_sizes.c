@@ -60,6 +60,15 @@ static void add_size(struct chart_row *rows, size_t *n, const struct algo *a, si
     }
 }
 
+/* Whether the sizes view of a shows x's cells: a itself, and for a public-key operation the
+ * same operation of its family at another key size. A cipher beside it has no family. */
+int sizes_view_has(const struct algo *a, const struct algo *x)
+{
+    if (x == a)
+        return 1;
+    return !algo_sized(a) && x->family && !strcmp(x->family, a->family) && x->pk_op == a->pk_op;
+}
+
 void sizes_view_draw(struct rect r)
 {
     const struct algo *a = app_cur_alg();
@@ -74,8 +83,7 @@ void sizes_view_draw(struct rect r)
     const struct algo *at[SELECT_MAX];
     size_t ns = 0;
     for (int k = 0; k < (algo_sized(a) ? sel->nsizes : sel->nalgs); k++)
-        if (algo_sized(a) || (!strcmp(sel->algs[k]->family, a->family) &&
-                              sel->algs[k]->pk_op == a->pk_op))
+        if (algo_sized(a) || sizes_view_has(a, sel->algs[k]))
             at[ns++] = algo_sized(a) ? a : sel->algs[k];
     struct chart_row *rows = chart_rows(session_ncells(ui.s) + 2 * ns + PATH_COUNT + 2);
     size_t n = 0, start[SELECT_MAX + 1];
