@@ -29,10 +29,11 @@ static int in_view(const struct cell *c)
 {
     if (c->r.status == RES_PENDING || c->r.status == RES_RUNNING)
         return 0;
+    const struct algo *a = algo_find(c->impl->alg);
     switch (ui.view) {
-    case V_PATHS:
-    case V_MATRIX: return c->bytes == app_cur_size();
-    case V_SIZES: return app_cur_alg() && !strcmp(c->impl->alg, app_cur_alg()->id);
+    case V_PATHS: /* a public-key row is shown at its key size, whatever the size picked */
+    case V_MATRIX: return a && c->bytes == algo_cell_size(a, app_cur_size());
+    case V_SIZES: return a && app_cur_alg() && sizes_view_has(app_cur_alg(), a);
     default: return 1;
     }
 }
