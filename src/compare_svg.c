@@ -16,11 +16,13 @@ static int shown(const struct compare_table *t, size_t i, size_t bytes)
     return bytes ? t->rows[i].bytes == bytes : 1;
 }
 
-/* The size a block shows: bytes, or the algorithm's largest when bytes is 0. */
+/* The size a block shows: bytes (a public-key operation's key size, whatever bytes), or the
+ * algorithm's largest when bytes is 0. */
 static size_t block_bytes(const struct compare_table *t, size_t i, size_t bytes)
 {
+    const struct algo *a = algo_find(t->rows[i].algorithm);
     if (bytes)
-        return bytes;
+        return a ? algo_cell_size(a, bytes) : bytes;
     size_t big = 0;
     for (size_t j = i; j < t->nrows && !strcmp(t->rows[j].algorithm, t->rows[i].algorithm) &&
                        !strcmp(t->rows[j].direction, t->rows[i].direction); j++)

@@ -83,11 +83,23 @@ static int has_figure(const struct cell *c)
     return c->r.status == RES_OK && c->r.mb_per_s > 0;
 }
 
+/* The bytes a row is shown at: the size picked, or a public-key operation's key size. */
+static size_t row_size(const struct compare_row *row, size_t bytes)
+{
+    const struct algo *a = algo_find(row->algorithm);
+    return a ? algo_cell_size(a, bytes) : bytes;
+}
+
+/* The block sizes of the table (< > step through them); a public-key row's key size is not
+ * one: it shows at every size. */
 static void find_sizes(void)
 {
     nsizes = 0;
     for (size_t i = 0; i < t.nrows; i++) {
         size_t b = t.rows[i].bytes, k = 0;
+        const struct algo *a = algo_find(t.rows[i].algorithm);
+        if (a && !algo_sized(a))
+            continue;
         while (k < nsizes && sizes[k] < b)
             k++;
         if ((k < nsizes && sizes[k] == b) || nsizes == sizeof sizes / sizeof sizes[0])
@@ -127,7 +139,7 @@ static void layout(void)
     size_t cap = 0, head = 0;
     nlines = 0;
     for (size_t i = 0; i < t.nrows; i++) {
-        if (t.rows[i].bytes != want_bytes)
+        if (t.rows[i].bytes != row_size(&t.rows[i], want_bytes))
             continue;
         if (!nlines || !same_block(lines[head].row, i)) {
             head = nlines;
@@ -282,7 +294,8 @@ static void heading_draw(int y, int w, const struct cline *l)
     const struct compare_row *row = &t.rows[l->row];
     char sz[32];
     ui_textf(y, 1, w - 2, A_BOLD | A_UNDERLINE, "%s%s%s %s", row->algorithm,
-             *row->direction ? " " : "", row->direction, ui_size(row->bytes, sz, sizeof sz));
+             *row->direction ? " " : "", row->direction,
+             ui_algo_size(algo_find(row->algorithm), row->bytes, sz, sizeof sz));
 }
 
 static void ratio_draw(int y, int x, const struct compare_row *row, size_t k)
@@ -322,7 +335,8 @@ static void bar_draw(int y, int w, const struct cline *l, int first_of_path)
         return;
     }
     ui_bar(y, bx, bw, ui_scale(f->mb_per_s, l->lo, l->hi), pr);
-    ui_textf(y, bx + bw + 1, 10, A_BOLD, "%10s", ui_rate(f->mb_per_s, rate, sizeof rate));
+    ui_textf(y, bx + bw + 1, 10, A_BOLD, "%10s",
+             ui_algo_rate(algo_find(row->algorithm), f->mb_per_s, rate, sizeof rate));
     if (f->noisy)
         ui_text(y, bx + bw + 11, 1, ui_attr(ROLE_WARN), "~");
     ratio_draw(y, bx + bw + 13, row, l->side);
@@ -352,11 +366,12 @@ void cmpv_draw(struct rect r)
         ui_text(r.y + ns, x + 2, r.w - x - 2, A_NORMAL, path_label[p]);
         x += 3 + (int)strlen(path_label[p]);
     }
-    char sz[32];
+    char sz[32], at[48] = "public-key only: at key size"; /* no block size to step */
+    if (nsizes)
+        snprintf(at, sizeof at, "size %s (< >)", ui_size(want_bytes, sz, sizeof sz));
     ui_textf(r.y + ns, x, r.w - x - 1, ui_attr(ROLE_DIM), " %s scale %s (l) %s %sN over A %s "
-             "~ noisy: no claim %s size %s (< >)", ui_glyph(G_DOT), ui.log_scale ? "log" : "linear",
-             ui_glyph(G_DOT), ui_glyph(G_TIMES), ui_glyph(G_DOT), ui_glyph(G_DOT),
-             ui_size(want_bytes, sz, sizeof sz));
+             "~ noisy: no claim %s %s", ui_glyph(G_DOT), ui.log_scale ? "log" : "linear",
+             ui_glyph(G_DOT), ui_glyph(G_TIMES), ui_glyph(G_DOT), ui_glyph(G_DOT), at);
     int y0 = r.y + ns + 1, h = r.h - ns - 2;
     keep_top(h);
     for (int i = 0; i < h && top + i < (int)nlines; i++) {
