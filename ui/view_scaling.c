@@ -97,16 +97,16 @@ static void heading(struct rect r, const struct algo *a, size_t bytes, double ce
 {
     char sz[32], rate[32];
     ui_textf(r.y, 1, r.w - 2, A_BOLD | A_UNDERLINE, "%s%s %s: throughput against threads",
-             a->id, chart_direction(a), ui_size(bytes, sz, sizeof sz));
+             a->id, chart_direction(a), ui_algo_size(a, bytes, sz, sizeof sz));
     if (ceil1 > 0)
         ui_textf(r.y + 1, 1, r.w - 2, ui_attr(ROLE_DIM), "%s to reach: single-core ceiling %s "
-                 "%s N %s efficiency = MB/s(N) / (N %s MB/s(1)) %s overlap: N windows at once",
+                 "%s N %s efficiency = %s(N) / (N %s %s(1)) %s overlap: N windows at once",
                  ui_glyph(G_MARK), ui_rate(ceil1, rate, sizeof rate), ui_glyph(G_TIMES),
-                 ui_glyph(G_DOT), ui_glyph(G_TIMES), ui_glyph(G_DOT));
+                 ui_glyph(G_DOT), algo_unit(a), ui_glyph(G_TIMES), algo_unit(a), ui_glyph(G_DOT));
     else
         ui_textf(r.y + 1, 1, r.w - 2, ui_attr(ROLE_DIM), "no silicon ceiling for %s here %s "
-                 "efficiency = MB/s(N) / (N %s MB/s(1)) %s overlap: N windows at once", a->id,
-                 ui_glyph(G_DOT), ui_glyph(G_TIMES), ui_glyph(G_DOT));
+                 "efficiency = %s(N) / (N %s %s(1)) %s overlap: N windows at once", a->id,
+                 ui_glyph(G_DOT), algo_unit(a), ui_glyph(G_TIMES), algo_unit(a), ui_glyph(G_DOT));
     int fx = r.w - FIG_W + 1;
     ui_text(r.y + 2, 1, 8, A_BOLD, "path");
     ui_text(r.y + 2, 10, NAME_W - 1, A_BOLD, "implementation");
