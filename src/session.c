@@ -200,10 +200,21 @@ const struct cell *session_cell(const struct session *s, size_t i)
 
 /* ---- running ---- */
 
+/* The first algorithm selected that needs a block size (a public-key one has its key's). */
+static const struct algo *first_sized(const struct selection *sel)
+{
+    for (int i = 0; i < sel->nalgs; i++)
+        if (algo_sized(sel->algs[i]))
+            return sel->algs[i];
+    return NULL;
+}
+
 static int refuse(const struct session *s, char *why, size_t n)
 {
-    if (!s->sel.nalgs || !s->sel.nsizes) {
-        snprintf(why, n, "nothing to measure: pick at least one algorithm and one size");
+    const struct algo *sized = first_sized(&s->sel);
+    if (!s->sel.nalgs || (!s->sel.nsizes && sized)) {
+        snprintf(why, n, "nothing to measure: pick at least one algorithm and one size%s%s%s",
+                 sized ? " (" : "", sized ? sized->id : "", sized ? " needs a block size)" : "");
         return -1;
     }
     if (select_check(&s->sel, why, n))
