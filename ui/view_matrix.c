@@ -177,12 +177,25 @@ static int folded_line(int y, int w)
     return 1;
 }
 
-static int any_pk(void)
+static int count_pk(void)
 {
+    int k = 0;
     for (int a = 0; a < app_sel()->nalgs; a++)
-        if (!algo_sized(app_sel()->algs[a]))
-            return 1;
-    return 0;
+        k += !algo_sized(app_sel()->algs[a]);
+    return k;
+}
+
+/* What the figures are: MB/s at the size picked, ops/s at a public-key operation's key size. */
+static const char *units(char *b, size_t n)
+{
+    char sz[32];
+    int pk = count_pk();
+    if (pk == app_sel()->nalgs)
+        snprintf(b, n, "ops/s at each operation's key size");
+    else
+        snprintf(b, n, "MB/s%s at %s %s", pk ? " (public-key columns: ops/s at their key size)" : "",
+                 ui_size(app_cur_size(), sz, sizeof sz), app_sel()->decrypt ? "decrypt" : "encrypt");
+    return b;
 }
 
 void matrix_view_draw(struct rect r)
@@ -195,13 +208,10 @@ void matrix_view_draw(struct rect r)
                 "Nothing selected: press s to pick algorithms, sizes and paths.");
         return;
     }
-    char sz[32];
+    char u[128];
     ui_textf(r.y, 1, r.w - 2, ui_attr(ROLE_DIM),
-             "MB/s%s at %s %s %s best of each column highlighted (*, = a tie) %s < > size %s "
-             "arrows move", any_pk() ? " (public-key columns: ops/s at their key size)" : "",
-             ui_size(bytes, sz, sizeof sz),
-             app_sel()->decrypt ? "decrypt" : "encrypt", ui_glyph(G_DOT), ui_glyph(G_DOT),
-             ui_glyph(G_DOT));
+             "%s %s best of each column highlighted (*, = a tie) %s < > size %s arrows move",
+             units(u, sizeof u), ui_glyph(G_DOT), ui_glyph(G_DOT), ui_glyph(G_DOT));
     int h = r.h - 4 - folded_line(r.y + r.h - 2, r.w);
     int vis = keep_in_sight(r, h, nc), cur = ui.cursor[V_MATRIX], left = ui.left[V_MATRIX];
     column_heads(r, vis, nc);

@@ -73,7 +73,7 @@ void sizes_view_draw(struct rect r)
 {
     const struct algo *a = app_cur_alg();
     const struct selection *sel = app_sel();
-    if (!a || !sel->nsizes) {
+    if (!a || (algo_sized(a) && !sel->nsizes)) { /* a public-key operation has its key size */
         ui_text(r.y + 1, 2, r.w - 4, ui_attr(ROLE_WARN),
                 "Nothing selected: press s to pick algorithms, sizes and paths.");
         return;
