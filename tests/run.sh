@@ -58,6 +58,7 @@ fi
 [ -f tests/tui/run.sh ] && suite tui sh tests/tui/run.sh "$native/accelscope"
 [ -f tests/tui/hostile.sh ] && suite tui-hostile sh tests/tui/hostile.sh "$native/accelscope"
 [ -f tests/tui/compare.sh ] && suite tui-compare sh tests/tui/compare.sh "$native/accelscope"
+[ -f tests/tui/pk.sh ] && suite tui-pk sh tests/tui/pk.sh "$native/accelscope"
 
 echo
 [ -n "$broken" ] && echo "suites with failures:$broken"
