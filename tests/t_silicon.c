@@ -218,7 +218,11 @@ static void check_reality(const struct silicon *l)
     void *ctx = calloc(1, im->ctx_size);
     if (!ctx)
         abort();
-    CHECK(im->init(im, ctx, key, iv, 0, why, sizeof why) == 0, "init: %s", why);
+    if (im->init(im, ctx, key, iv, 0, why, sizeof why) != 0) {
+        CHECK(0, "direct aes-128-cbc init: %s", why);
+        free(ctx);
+        return;
+    }
     double best, share = cbc_share(l, im, ctx, ceil, &best);
     free(ctx);
     double mbs = 16384 / best * l->tsc_mhz;
