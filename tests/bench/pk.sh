@@ -14,11 +14,13 @@
 # 51-byte SHA-256 DigestInfo / a 32-byte digest). Under load accelscope leaves disturbed
 # samples out while openssl speed -elapsed counts them, so loaded figures read high: the
 # caller says when they were taken under load.
-#   sh tests/bench/pk.sh [BUILD_DIR]      ROUNDS=5 SECONDS_PER_CELL=1
+# Even paired, one round's ratio still swings by +-20 % under load: hence 9 rounds by default.
+#   sh tests/bench/pk.sh [BUILD_DIR]      ROUNDS=9 OTHER_ROUNDS=3 SECONDS_PER_CELL=1
 set -u
 build=${1:-build/native}
 bin=${ACCELSCOPE:-$build/accelscope}
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-9}
+other_rounds=${OTHER_ROUNDS:-3}
 secs=${SECONDS_PER_CELL:-1}
 tmp=$(mktemp -d)
 export XDG_DATA_HOME="$tmp/xdg" # runs are saved: not into the home folder
@@ -63,6 +65,8 @@ for r in $(seq "$rounds"); do
         awk 'NR==FNR {o[$1]=$2; next} $2=="openssl" && ($1 in o) {print $1, $3, o[$1]}' \
             "$tmp/o1" "$tmp/a1" >>"$tmp/pairs"
     done
+done
+for r in $(seq "$other_rounds"); do
     "$bin" run -q --no-save -a "$(echo $algs | tr ' ' ,)" -p c,asm,hw --time "$secs" --csv - |
         acs_ops >>"$tmp/acs"
 done
@@ -79,7 +83,7 @@ for alg in $algs; do
         "$verdict" "${all:-none}"
 done
 echo
-echo "the other paths of the same runs (-p c,asm,hw), over that run's hw (medians of ops/s):"
+echo "the other paths, $other_rounds runs of -p c,asm,hw, over those runs' hw (medians of ops/s):"
 for alg in $algs; do
     hw=$(awk -v a="$alg" '$1==a && $2=="openssl" {print $3}' "$tmp/acs" | median)
     for im in openssl-int portable; do
