@@ -155,9 +155,17 @@ if [ "$have" = yes ] && [ "$cpu" != cortex-a53 ]; then
     echo "$S" | grep '^speed' | sed "s/^/check-kernel [$cpu]:   /"
     ratio=$(echo "$S" | sed -n 's/^speed medians: .*ratio \([0-9.]*\)$/\1/p')
     range=$(echo "$S" | sed -n 's/^speed ratio range: \([0-9.]*\) \([0-9.]*\) .*/\1 \2/p')
-    # Emulated, on a shared host, a round's two figures can differ several times over: where the
-    # rounds disagree beyond the 10 % asked, the run cannot tell, and says so instead.
-    if [ -n "$ratio" ] && ! awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }' &&
+    # What any machine can check: both tools measured every round, and accelscope's row really
+    # went through the kernel (a fallback to software would be a different figure altogether).
+    expect "afalg-engine vs openssl speed: every round measured both, through the kernel" sh -c \
+        '[ $(echo "$0" | grep -c "^speed round ") -ge 3 ] &&
+         ! echo "$0" | grep "^speed round " | grep -qvE "openssl [0-9.]*[1-9][0-9.]* MB/s, accelscope [0-9.]*[1-9][0-9.]* MB/s \(kernel\)"' "$S"
+    # The speed itself is a benchmark's verdict, not a test's: under TCG, beside the other VMs,
+    # one round's ratio has ranged 0.69-1.36 on an idle host. tests/bench/afalg_speed.sh boots
+    # this VM alone and judges the 10 % (KERNEL_JUDGE_SPEED=1); here the figure is only shown.
+    if [ "${KERNEL_JUDGE_SPEED:-}" != 1 ]; then
+        echo "check-kernel [$cpu]: figure only (not judged in a test run): afalg-engine / openssl speed median ratio ${ratio:-none}, inner range ${range:-none}; tests/bench/afalg_speed.sh judges it"
+    elif [ -n "$ratio" ] && ! awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }' &&
         echo "$range" | awk '{ exit !($1 < 0.9 && $2 > 1.1) }'; then
         echo "check-kernel [$cpu]: UNAVAILABLE: afalg-engine vs openssl speed: rounds too noisy to judge (ratio $ratio, inner range $range)"
     else
