@@ -13,7 +13,8 @@
 # within 0.5 % (openssl speed signs 36 raw bytes / a 20-byte ECDSA digest; accelscope the
 # 51-byte SHA-256 DigestInfo / a 32-byte digest). Under load accelscope leaves disturbed
 # samples out while openssl speed -elapsed counts them, so loaded figures read high: the
-# caller says when they were taken under load.
+# caller says when they were taken under load. pk_loop_bench (first) times the two side by
+# side in one process, where the drift cancels: the ratio that shows the op itself.
 # Even paired, one round's ratio still swings by +-20 % under load: hence 9 rounds by default.
 #   sh tests/bench/pk.sh [BUILD_DIR]      ROUNDS=9 OTHER_ROUNDS=3 SECONDS_PER_CELL=1
 set -u
@@ -46,6 +47,17 @@ ossl_ops() {
          /ecdsa \(nistp256\)/ {print "ecdsa-p256-sign", $(NF-1); print "ecdsa-p256-verify", $NF}
          /ecdh \(X25519\)/ {print "x25519", $NF}'
 }
+
+# First, in one process where a VM's drift hits both sides alike: the row's op against the
+# loop openssl speed runs, on one key (tests/bench/pk_loop_bench.c; thread CPU time).
+echo "pk: accelscope's op against openssl speed's loop, in one process (pk_loop_bench)"
+if make --no-print-directory -s BUILD="$build" "$build/tests/bench/pk_loop_bench"; then
+    "$build/tests/bench/pk_loop_bench" || fail=1
+else
+    echo "pk: pk_loop_bench did not build"
+    fail=1
+fi
+echo
 
 acs_hw() { "$bin" run -q --no-save -a "$1" -p hw --time "$secs" --csv - | acs_ops >"$tmp/a1"; }
 ossl_one() { openssl speed -elapsed -seconds "$secs" "$1" 2>/dev/null | ossl_ops >"$tmp/o1"; }
