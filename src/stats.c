@@ -93,6 +93,11 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
     return why;
 }
 
+int stats_shared(const struct stats_sample *s)
+{
+    return s->others_ticks > 0 && s->others_busy >= 0 && 2 * s->others_busy > s->others_ticks;
+}
+
 void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, double *any)
 {
     *all = *any = 0;
@@ -148,7 +153,7 @@ static int mark_rounds(const struct stats_sample *const *s, int workers, int rou
     for (int w = 0; w < workers; w++) {
         double m = median_clock(s[w], rounds, 0), vm = median_clock(s[w], rounds, 1);
         for (int i = 0; i < rounds; i++)
-            if (stats_disturbed(&s[w][i], m, vm))
+            if (stats_disturbed(&s[w][i], m, vm) || (workers == 1 && stats_shared(&s[w][i])))
                 bad[i] = 1;
     }
     /* -t N: a round whose workers did not run together (one woke late for its window)

@@ -11,7 +11,7 @@
  *             SECONDS/SAMPLES (untimed)
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before> <vrate_after>
- *                    <user_ns> <sys_ns>
+ *                    <user_ns> <sys_ns> <others_busy> <others_ticks>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
  *             when given, the engine's barrier for -t N, after a short settle otherwise)
  *     quit or end of input -> done, exit 0
@@ -20,7 +20,9 @@
  * steal ticks of its CPU during it from /proc/stat, -1 where unreadable; t0/t1 = the timed
  * window in CLOCK_MONOTONIC ns (one clock for all workers); mhz = the dependent-add clock
  * probe just before and after the window; vrate the vector unit's rate, in millions of adds a
- * second (0 where not measured); user/sys = user and system CPU time of the window (getrusage).
+ * second (0 where not measured); user/sys = user and system CPU time of the window (getrusage);
+ * others = /proc/stat ticks the other CPUs spent running anything, and all their ticks, during
+ * it (-1 -1 where unreadable or the worker changed CPU).
  * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
  * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
@@ -500,18 +502,29 @@ static void timed_close(struct timed *tm)
     free(tm->out);
 }
 
-/* Steal ticks (the 8th number of a "cpu" line of /proc/stat) of CPU `cpu` into *mine and of
- * all CPUs into *all; -1 for what is not there (no /proc, an old kernel). */
-static void steal_read(int fd, int cpu, long *mine, long *all)
+/* From /proc/stat (proc(5): user nice system idle iowait irq softirq steal, in USER_HZ
+ * ticks): the steal ticks of CPU `cpu` into *mine and of all CPUs into *all, and over every
+ * CPU but `cpu` the ticks spent running anything (user nice system irq softirq) into *obusy
+ * and all their ticks into *ototal: what else ran beside the sample. -1 for what is not
+ * there (no /proc, an old kernel). */
+struct stat_read {
+    long mine, all;
+    long long obusy, ototal;
+};
+
+static void stat_read(int fd, int cpu, struct stat_read *r)
 {
     static char buf[1 << 16];
-    *mine = *all = -1;
+    r->mine = r->all = -1;
+    r->obusy = r->ototal = -1;
     ssize_t k = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
     if (k <= 0)
         return;
     buf[k] = 0;
     char want[24];
     snprintf(want, sizeof want, "cpu%d ", cpu);
+    long long busy = 0, total = 0;
+    int others = 0;
     for (char *line = buf; line && !strncmp(line, "cpu", 3); line = strchr(line, '\n')) {
         line += *line == '\n';
         unsigned long long v[8];
@@ -519,16 +532,24 @@ static void steal_read(int fd, int cpu, long *mine, long *all)
         if (sscanf(line, "%23s %llu %llu %llu %llu %llu %llu %llu %llu", name, &v[0], &v[1],
                    &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
             continue;
-        if (!strcmp(name, "cpu"))
-            *all = (long)v[7];
-        else if (!strncmp(line, want, strlen(want)))
-            *mine = (long)v[7];
+        if (!strcmp(name, "cpu")) {
+            r->all = (long)v[7];
+        } else if (!strncmp(line, want, strlen(want))) {
+            r->mine = (long)v[7];
+        } else {
+            others++;
+            busy += (long long)(v[0] + v[1] + v[2] + v[5] + v[6]);
+            total += (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
+        }
     }
+    if (others && r->mine >= 0)
+        r->obusy = busy, r->ototal = total;
 }
 
 /* Where the system stands around a sample: disturbance counters and clock probes. */
 struct probe {
-    long nivcsw, steal_mine, steal_all;
+    long nivcsw;
+    struct stat_read st;
     int cpu;
     double mhz, vrate;
 };
@@ -540,7 +561,7 @@ static void probe_take(const struct timed *tm, struct probe *p, int clocks_first
     if (clocks_first)
         p->mhz = clock_probe_mhz(), p->vrate = clock_probe_vector_rate();
     p->cpu = sched_getcpu();
-    steal_read(tm->stat_fd, p->cpu, &p->steal_mine, &p->steal_all);
+    stat_read(tm->stat_fd, p->cpu, &p->st);
     getrusage(RUSAGE_SELF, &u);
     p->nivcsw = u.ru_nivcsw;
 }
@@ -578,11 +599,21 @@ static int settle(struct timed *tm, uint64_t start, struct probe *p)
  * worker that moved may have been stolen from on either). */
 static long steal_delta(const struct probe *a, const struct probe *b)
 {
-    if (a->cpu == b->cpu && a->steal_mine >= 0 && b->steal_mine >= 0)
-        return b->steal_mine - a->steal_mine;
-    if (a->steal_all >= 0 && b->steal_all >= 0)
-        return b->steal_all - a->steal_all;
+    if (a->cpu == b->cpu && a->st.mine >= 0 && b->st.mine >= 0)
+        return b->st.mine - a->st.mine;
+    if (a->st.all >= 0 && b->st.all >= 0)
+        return b->st.all - a->st.all;
     return -1;
+}
+
+/* The other CPUs' busy and total ticks during the sample; -1 -1 when the worker moved (the
+ * "others" are then not one set of CPUs) or /proc/stat is not there. */
+static void others_delta(const struct probe *a, const struct probe *b, long long *busy,
+                         long long *total)
+{
+    *busy = *total = -1;
+    if (a->cpu == b->cpu && a->st.ototal >= 0 && b->st.ototal >= 0)
+        *busy = b->st.obusy - a->st.obusy, *total = b->st.ototal - a->st.ototal;
 }
 
 /* One timed sample and its `sample` line, its window starting at `start` (0: now, after a
@@ -624,13 +655,15 @@ static int take_sample(struct timed *tm, uint64_t start)
     probe_take(tm, &p1, 1);
     if (failed)
         return -1;
-    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu",
+    long long obusy, ototal;
+    others_delta(&p0, &p1, &obusy, &ototal);
+    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu %lld %lld",
         (unsigned long long)ops, (unsigned long long)(ops * tm->op_bytes),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
         (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate,
         (unsigned long long)(tv_ns(u1.ru_utime) - tv_ns(u0.ru_utime)),
-        (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)));
+        (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)), obusy, ototal);
     return 0;
 }
 

@@ -162,6 +162,40 @@ static void test_summarize(void)
           "all disturbed, fallback: a noisy figure from all of them (%g)", r.mb_per_s);
 }
 
+/* A co-runner on the other CPUs: one-worker rounds during which they were mostly busy are
+ * disturbed; -t 2 rounds are not judged so (their other CPU runs the cell's own worker). */
+static void test_shared(void)
+{
+    struct stats_sample x = quiet();
+    CHECK(!stats_shared(&x), "no tick counts (zero): not shared");
+    x.others_busy = x.others_ticks = -1;
+    CHECK(!stats_shared(&x), "unknown (-1 -1): not shared");
+    x.others_busy = 1, x.others_ticks = 2;
+    CHECK(!stats_shared(&x), "one busy tick of two (a brief job on a tick): not shared");
+    x.others_busy = 2, x.others_ticks = 2;
+    CHECK(stats_shared(&x), "two busy ticks of two: shared");
+    x.others_busy = 1, x.others_ticks = 1;
+    CHECK(stats_shared(&x), "the only tick busy: shared");
+    x.others_busy = 0, x.others_ticks = 6;
+    CHECK(!stats_shared(&x), "six idle ticks: not shared");
+    x.others_busy = 4, x.others_ticks = 6;
+    CHECK(stats_shared(&x), "four busy ticks of six: shared");
+
+    double mb[] = { 1000, 1002, 1001, 998, 1001, 999, 1000 };
+    struct stats_sample s[7], t[7];
+    const struct stats_sample *one[1] = { s }, *two[2] = { s, t };
+    struct result r = { 0 };
+    one_worker(mb, 7, s);
+    s[4].others_busy = s[4].others_ticks = 2;
+    stats_summarize(one, 1, 7, "none", 0, &r);
+    CHECK(r.disturbed == 1 && r.rounds == 6, "one worker, a round beside a busy CPU: "
+          "disturbed (%d + %d)", r.rounds, r.disturbed);
+    one_worker(mb, 7, t);
+    stats_summarize(two, 2, 7, "none", 0, &r);
+    CHECK(r.disturbed == 0 && r.rounds == 7, "-t 2, the other CPU busy with the cell's own "
+          "worker: not disturbed (%d + %d)", r.rounds, r.disturbed);
+}
+
 /* -t 2: the cell's figure is the sum of the workers' medians, its interval the sum of
  * theirs; a round whose windows did not overlap is disturbed. */
 static void test_two_workers(void)
@@ -226,6 +260,7 @@ int main(void)
     test_overlap();
     test_summarize();
     test_two_workers();
+    test_shared();
     test_rules();
     return check_done();
 }
