@@ -13,6 +13,7 @@ void procstat_parse(const char *text, int cpu, struct procstat *r)
     memset(r, 0, sizeof *r);
     r->steal_mine = r->steal_all = r->others_user = r->others_total = -1;
     long long user = 0, total = 0;
+    int mine = 0;
     /* Only whole lines: a read that filled its buffer ends in the middle of one. */
     for (const char *line = text, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
         unsigned long long v[8];
@@ -30,6 +31,7 @@ void procstat_parse(const char *text, int cpu, struct procstat *r)
             continue;
         if (id == cpu) {
             r->steal_mine = (long long)v[7];
+            mine = 1;
             continue;
         }
         r->others++;
@@ -37,7 +39,9 @@ void procstat_parse(const char *text, int cpu, struct procstat *r)
         user += (long long)(v[0] + v[1]);
         total += (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
     }
-    if (r->others)
+    /* Without the worker's own line (sched_getcpu() failed, a container renumbering the
+     * lines), its own time would be counted as the others'. */
+    if (r->others && mine)
         r->others_user = user, r->others_total = total;
 }
 

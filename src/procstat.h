@@ -9,7 +9,8 @@ struct procstat {
     long long steal_mine;   /* steal ticks of `cpu`; -1 when it has no line */
     long long steal_all;    /* of every CPU (the "cpu" line); -1 when missing */
     long long others_user;  /* user + nice ticks of every other CPU: programs running there
-                             * (guest time is inside user); -1 when there are none */
+                             * (guest time is inside user); -1 when there are none or `cpu`
+                             * has no line (its own time could be among them) */
     long long others_total; /* all their ticks (user nice system idle iowait irq softirq
                              * steal); -1 when there are none */
     int others;             /* how many other CPUs have a line */

@@ -316,7 +316,8 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     totals(s, workers, rounds, bad, cycle_clock, r);
     r->overlap_pct = overlap_pct(s, workers, rounds);
     round_figures(s, workers, rounds, bad, r);
-    r->quality = fallback || (workers == 1 && cell_shared(s[0], rounds)) ? RESULT_NOISY
+    r->quality = fallback || (r->rounds && workers == 1 && cell_shared(s[0], rounds))
+                     ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);
     free(v);

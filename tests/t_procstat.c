@@ -33,7 +33,11 @@ static void test_parse(void)
           r.others_ids);
 
     procstat_parse(reading, 7, &r);
-    CHECK(r.steal_mine == -1 && r.others == 3, "a CPU without a line: its steal unknown");
+    CHECK(r.steal_mine == -1 && r.others == 3 && r.others_user == -1 && r.others_total == -1,
+          "a CPU without a line: its steal and the others unknown (its own time could be "
+          "among them)");
+    procstat_parse(reading, -1, &r);
+    CHECK(r.others_user == -1 && r.others_total == -1, "sched_getcpu() failed: unknown");
 
     /* A read that filled its buffer: the cut line is not parsed with a short number. */
     char cut[sizeof reading];

@@ -204,17 +204,21 @@ static void test_shared(void)
     stats_summarize(one, 1, 7, "none", 0, &r);
     CHECK(r.disturbed == 1, "one worker that moved: disturbed (%d)", r.disturbed);
 
-    /* Samples shorter than a tick: none judged alone (0 ticks), the cell as a whole is. */
-    one_worker(mb, 7, s);
-    for (int i = 0; i < 7; i++) {
-        s[i].others_ticks = i % 2; /* a tick every other sample, each busy */
-        s[i].others_user = i % 2;
-    }
-    stats_summarize(one, 1, 7, "none", 0, &r);
-    CHECK(r.quality == RESULT_NOISY, "sub-tick samples beside a busy CPU: the cell is noisy");
-    for (int i = 0; i < 7; i++)
-        s[i].others_user = 0;
-    stats_summarize(one, 1, 7, "none", 0, &r);
+    /* Samples shorter than a tick: most see none (not judged alone); the ones that see a
+     * busy tick are disturbed, and the cell as a whole is noisy though 7 rounds are kept. */
+    double mb11[] = { 1000, 1002, 1001, 998, 1001, 999, 1000, 1000, 1001, 999, 1000 };
+    struct stats_sample u[11];
+    const struct stats_sample *eleven[1] = { u };
+    one_worker(mb11, 11, u);
+    for (int i = 0; i < 11; i++)
+        u[i].others_ticks = u[i].others_user = i % 3 == 0;
+    stats_summarize(eleven, 1, 11, "none", 0, &r);
+    CHECK(r.rounds == 7 && r.disturbed == 4 && r.quality == RESULT_NOISY,
+          "sub-tick samples beside a busy CPU: 7 kept, 4 disturbed, the cell noisy (%d + %d, "
+          "quality %d)", r.rounds, r.disturbed, r.quality);
+    for (int i = 0; i < 11; i++)
+        u[i].others_user = 0;
+    stats_summarize(eleven, 1, 11, "none", 0, &r);
     CHECK(r.quality == RESULT_QUIET && r.disturbed == 0, "beside idle CPUs: quiet");
 }
 
