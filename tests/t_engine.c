@@ -262,6 +262,25 @@ static void test_scripted_all_disturbed(const char *bin)
           r.rounds, r.disturbed, r.mb_per_s, r.quality);
 }
 
+/* The co-runner rule end to end, through the 18-field sample line: round 2 ran while the
+ * other CPUs were busy in user programs (2 of 2 ticks), round 4 moved to another CPU; both
+ * are disturbed for one worker, and the others (1 of 2 ticks busy) are not. */
+static void test_scripted_shared(const char *bin)
+{
+    static const char script[] = PACED_SCRIPT("",
+        "case $r in 3) o='2 2 0' ;; 7) o='-1 -1 1' ;; *) o='1 2 0' ;; esac\n"
+        "       echo \"sample 1 100000000 1000000000 1000000000 0 0 0 ${r}000000000 ${r}500000000"
+        " 0 0 0 0 1000000000 0 $o\"");
+    struct result r = scripted(bin, script, 1);
+    CHECK(r.status == RES_OK && r.rounds == 3 && r.disturbed == 2,
+          "scripted: a round beside busy CPUs and one that moved are disturbed (status %d: "
+          "%s; %d + %d)", r.status, r.reason, r.rounds, r.disturbed);
+    r = scripted(bin, script, 2);
+    CHECK(r.status == RES_OK && r.rounds == 5 && r.disturbed == 0,
+          "scripted -t 2: the same lines disturb nothing (its other CPU is its own worker's; "
+          "%d + %d)", r.rounds, r.disturbed);
+}
+
 static void test_cancel(void)
 {
     const struct impl *im = registry_find("sha256", "openssl");
@@ -566,6 +585,7 @@ int main(void)
     test_aggregate(bin);
     test_scripted_disturbed(bin);
     test_scripted_all_disturbed(bin);
+    test_scripted_shared(bin);
     test_cancel();
     test_paced_states();
     test_idle_not_hung();
