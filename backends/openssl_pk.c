@@ -10,6 +10,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #include "algo.h"
 #include "all.h"
@@ -25,12 +26,19 @@
 #define PK_MASK NULL
 #endif
 
+/* RSA: the bytes signed are SHA-256's DigestInfo (RFC 8017 9.2), a fixed DER prefix then the
+ * digest; the prefix comes from OpenSSL's own encoder at set-up. */
+#define PK_DIGEST 32
+#define PK_DI_MAX 64
+
 struct pkx {
     const struct algo *a;
     EVP_PKEY *key, *peer;
     EVP_PKEY_CTX *pc;  /* sign, verify or derive */
     EVP_MD_CTX *mc;    /* Ed25519: one-shot DigestSign/DigestVerify, as `openssl speed` */
     uint8_t peer_seed[PKKEY_SEED];
+    uint8_t di[PK_DI_MAX]; /* RSA: DigestInfo prefix, then room for the digest */
+    size_t di_pre;         /* RSA: the prefix's length; 0 for every other family */
 };
 
 static int one_shot(const struct algo *a)
@@ -64,8 +72,38 @@ static int check(const struct impl *im, char *why, size_t n)
     return 0;
 }
 
-/* The sign or verify context: PKCS#1 v1.5 with SHA-256 for RSA; the digest's name for
- * ECDSA and DSA (the signed bytes are a SHA-256 digest); Ed25519 signs the message itself. */
+/* SHA-256's DigestInfo prefix (RFC 8017 9.2 note 1) as OpenSSL encodes it: the DER of an
+ * X509_SIG over a zero digest, less the digest. */
+static int di_prefix(struct pkx *x)
+{
+    static const uint8_t zero[PK_DIGEST];
+    X509_SIG *sig = X509_SIG_new();
+    X509_ALGOR *alg;
+    ASN1_OCTET_STRING *dig;
+    unsigned char *der = NULL;
+    int len = -1;
+    if (sig) {
+        X509_SIG_getm(sig, &alg, &dig);
+        if (X509_ALGOR_set0(alg, OBJ_nid2obj(NID_sha256), V_ASN1_NULL, NULL) &&
+            ASN1_OCTET_STRING_set(dig, zero, PK_DIGEST))
+            len = i2d_X509_SIG(sig, &der);
+    }
+    int ok = len > PK_DIGEST && len <= PK_DI_MAX && !memcmp(der + len - PK_DIGEST, zero,
+                                                              PK_DIGEST);
+    if (ok) {
+        x->di_pre = (size_t)len - PK_DIGEST;
+        memcpy(x->di, der, x->di_pre);
+    }
+    OPENSSL_free(der);
+    X509_SIG_free(sig);
+    return ok ? 0 : -1;
+}
+
+/* The sign or verify context. RSA: PKCS#1 v1.5 of the DigestInfo bytes with no digest set on
+ * the context, the same signature as with SHA-256 set, without the per-op DigestInfo encoding
+ * (and, verifying, decoding) that OpenSSL's RSA_sign/RSA_verify add; `openssl speed` too
+ * signs prepared bytes with no digest set. ECDSA and DSA: the digest's name (the signed
+ * bytes are a SHA-256 digest). Ed25519 signs the message itself. */
 static int sign_setup(struct pkx *x, int verify)
 {
     if (one_shot(x->a)) {
@@ -80,10 +118,23 @@ static int sign_setup(struct pkx *x, int verify)
     x->pc = EVP_PKEY_CTX_new_from_pkey(NULL, x->key, NULL);
     if (!x->pc || (verify ? EVP_PKEY_verify_init(x->pc) : EVP_PKEY_sign_init(x->pc)) <= 0)
         return -1;
-    if (!strcmp(x->a->family, "rsa") &&
-        EVP_PKEY_CTX_set_rsa_padding(x->pc, RSA_PKCS1_PADDING) <= 0)
-        return -1;
+    if (!strcmp(x->a->family, "rsa"))
+        return EVP_PKEY_CTX_set_rsa_padding(x->pc, RSA_PKCS1_PADDING) > 0 ? di_prefix(x) : -1;
     return EVP_PKEY_CTX_set_signature_md(x->pc, EVP_sha256()) > 0 ? 0 : -1;
+}
+
+/* The bytes the context signs for a message: RSA's DigestInfo of it (a SHA-256 digest: 32
+ * bytes or refused, as a context with SHA-256 set refuses), else the message. */
+static int tbs(struct pkx *x, const uint8_t **msg, size_t *mlen)
+{
+    if (!x->di_pre)
+        return 0;
+    if (*mlen != PK_DIGEST)
+        return -1;
+    memcpy(x->di + x->di_pre, *msg, PK_DIGEST);
+    *msg = x->di;
+    *mlen = x->di_pre + PK_DIGEST;
+    return 0;
 }
 
 static int init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
@@ -110,7 +161,7 @@ static int sign_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     const uint8_t *msg;
     size_t mlen, slen = ALGO_PK_BUF - 2;
     (void)len;
-    if (!algo_pk_get(in, ALGO_PK_BUF, &msg, &mlen))
+    if (!algo_pk_get(in, ALGO_PK_BUF, &msg, &mlen) || tbs(x, &msg, &mlen))
         return -1;
     int ok = x->mc ? EVP_DigestSign(x->mc, out + 2, &slen, msg, mlen) == 1
                    : EVP_PKEY_sign(x->pc, out + 2, &slen, msg, mlen) == 1;
@@ -123,7 +174,8 @@ static int verify_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     const uint8_t *msg, *sig;
     size_t mlen, slen, used = algo_pk_get(in, ALGO_PK_BUF, &msg, &mlen);
     (void)out, (void)len;
-    if (!used || !algo_pk_get(in + used, ALGO_PK_BUF - used, &sig, &slen))
+    if (!used || !algo_pk_get(in + used, ALGO_PK_BUF - used, &sig, &slen) ||
+        tbs(x, &msg, &mlen))
         return -1;
     int ok = x->mc ? EVP_DigestVerify(x->mc, sig, slen, msg, mlen)
                    : EVP_PKEY_verify(x->pc, sig, slen, msg, mlen);

@@ -3,12 +3,15 @@
 #include "noise.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "procstat.h"
 
 static void say(struct noise *nz, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct noise *nz, const char *fmt, ...)
@@ -53,17 +56,20 @@ static int busy_processes(char *names, size_t n)
     return count;
 }
 
-/* The steal column of /proc/stat's cpu line (proc(5): the 8th value), in ticks. */
+/* The steal ticks of every CPU (procstat.h); -1 where unreadable. */
 static long long steal_ticks(void)
 {
-    FILE *f = fopen("/proc/stat", "r");
-    long long v[8] = { 0 };
-    int got = f ? fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2],
-                         &v[3], &v[4], &v[5], &v[6], &v[7])
-                : 0;
-    if (f)
-        fclose(f);
-    return got == 8 ? v[7] : -1;
+    size_t size;
+    char *buf = procstat_buffer(&size);
+    int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    ssize_t k = fd >= 0 ? read(fd, buf, size - 1) : -1;
+    buf[k > 0 ? k : 0] = 0;
+    if (fd >= 0)
+        close(fd);
+    struct procstat r;
+    procstat_parse(buf, -1, &r);
+    free(buf);
+    return r.steal_all;
 }
 
 static void look_at_load(struct noise *nz)

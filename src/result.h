@@ -50,7 +50,9 @@ struct result {
      * the undisturbed sample rounds only; a round is one sample of every worker, windows
      * started together. */
     int rounds;             /* undisturbed rounds: the samples the figures are made of */
-    int disturbed;          /* rounds left out: descheduled, stolen from or the clock moved */
+    int disturbed;          /* rounds left out: descheduled, stolen from, the clock moved,
+                             * -t N windows apart, or (one worker) moved or beside programs
+                             * busy on the other CPUs (stats.h) */
     double ci_pct;          /* 95 % CI of the median: half-width in % of the median */
     double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
     double clock_mhz;       /* median effective core clock of the samples (dependent adds) */

@@ -95,7 +95,20 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
 
 int stats_shared(const struct stats_sample *s)
 {
-    return s->others_ticks > 0 && s->others_busy >= 0 && 2 * s->others_busy > s->others_ticks;
+    return s->others_ticks > 0 && s->others_user >= 0 && 2 * s->others_user > s->others_ticks;
+}
+
+/* One worker: its samples, summed, ran beside programs on the other CPUs most of the time
+ * (stats_shared over the whole cell: it also sees samples shorter than a tick). */
+static int cell_shared(const struct stats_sample *s, int rounds)
+{
+    struct stats_sample sum = { .others_user = 0, .others_ticks = 0 };
+    for (int i = 0; i < rounds; i++)
+        if (s[i].others_ticks >= 0 && s[i].others_user >= 0) {
+            sum.others_user += s[i].others_user;
+            sum.others_ticks += s[i].others_ticks;
+        }
+    return stats_shared(&sum);
 }
 
 void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, double *any)
@@ -153,7 +166,8 @@ static int mark_rounds(const struct stats_sample *const *s, int workers, int rou
     for (int w = 0; w < workers; w++) {
         double m = median_clock(s[w], rounds, 0), vm = median_clock(s[w], rounds, 1);
         for (int i = 0; i < rounds; i++)
-            if (stats_disturbed(&s[w][i], m, vm) || (workers == 1 && stats_shared(&s[w][i])))
+            if (stats_disturbed(&s[w][i], m, vm) ||
+                (workers == 1 && (stats_shared(&s[w][i]) || s[w][i].moved)))
                 bad[i] = 1;
     }
     /* -t N: a round whose workers did not run together (one woke late for its window)
@@ -302,7 +316,8 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     totals(s, workers, rounds, bad, cycle_clock, r);
     r->overlap_pct = overlap_pct(s, workers, rounds);
     round_figures(s, workers, rounds, bad, r);
-    r->quality = fallback ? RESULT_NOISY
+    r->quality = fallback || (r->rounds && workers == 1 && cell_shared(s[0], rounds))
+                     ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);
     free(v);

@@ -16,9 +16,10 @@ struct stats_sample {
     uint64_t t0, t1;         /* the timed window, CLOCK_MONOTONIC ns */
     double mhz0, mhz1;       /* dependent-add clock just before / after; 0 = none */
     double vrate0, vrate1;   /* the vector probe's rate before / after, 10^6 adds/s; 0 = none */
-    long long others_busy;   /* /proc/stat ticks the other CPUs spent running anything during
-                              * the sample; -1 unknown (see worker.c) */
+    long long others_user;   /* /proc/stat ticks the other CPUs spent running programs (user,
+                              * nice) during the sample; -1 unknown (see worker.c) */
     long long others_ticks;  /* all their ticks during it; -1 unknown */
+    int moved;               /* the worker changed CPU between warm-up and the sample's end */
 };
 
 #define STATS_MIN_SAMPLES 5     /* undisturbed rounds before a cell can be enough */
@@ -48,8 +49,6 @@ enum {
     STATS_CLOCK_MOVED = 4,  /* a probe (clock or vector rate) after differs from before by
                              * more than 5 % */
     STATS_CLOCK_OFF = 8,    /* a probe is more than 5 % off the worker's median */
-    STATS_SHARED = 16,      /* one worker, and other programs kept the other CPUs busy
-                             * (stats_shared) */
 };
 /* A round is disturbed when any of its samples is, or (-t N) when its workers' windows
  * overlapped less than STATS_OVERLAP_MIN_PCT. */
@@ -58,13 +57,19 @@ enum {
  * 0 = none. */
 double stats_sample_mhz(const struct stats_sample *s, int vec);
 
-/* Another program ran beside a one-worker sample most of the time: more than half of the
- * other CPUs' ticks during it were busy. Co-runners on the other vCPUs slow some code more
+/* Programs ran beside a one-worker sample most of the time: more than half of the other
+ * CPUs' ticks during it were user time. Co-runners on the other vCPUs slow some code more
  * than other code (on a VM whose vCPUs are a host core's SMT siblings they share its units):
  * with two busy loops beside it, md5 at 16 B moved from 0.65x to 0.52x of portable C with no
- * deschedule, steal or clock move in its rounds (tests/bench/trust.sh). A tick is 10 ms, so a
- * short sample sees one or two: one busy tick of two is not enough, two of two or one of one
- * is. Not for -t N, whose other CPUs run the cell's own workers. */
+ * deschedule, steal or clock move in its rounds (tests/bench/trust.sh). User time only: the
+ * kernel's own helpers for the sample's work (an async crypto driver's threads, interrupts)
+ * run in system time on other CPUs, and are part of what the kernel path costs. A tick is
+ * 10 ms, so a sample sees one or two: one busy tick of two is not enough, two of two or one
+ * of one is; a round of half its window beside a co-runner can pass. The whole cell is
+ * judged too (stats_summarize), for samples shorter than a tick. Not for -t N, whose other
+ * CPUs run the cell's own workers. For one worker, a sample that moved to another CPU is
+ * disturbed as well: it lost its warmed caches, and beside a co-runner the scheduler moves
+ * it most. */
 int stats_shared(const struct stats_sample *s);
 
 /* The disturbance mask of one sample. median_mhz / median_vrate: the median probes of the

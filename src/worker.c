@@ -11,7 +11,7 @@
  *             SECONDS/SAMPLES (untimed)
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before> <vrate_after>
- *                    <user_ns> <sys_ns> <others_busy> <others_ticks>
+ *                    <user_ns> <sys_ns> <others_user> <others_ticks> <moved>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
  *             when given, the engine's barrier for -t N, after a short settle otherwise)
  *     quit or end of input -> done, exit 0
@@ -21,8 +21,9 @@
  * window in CLOCK_MONOTONIC ns (one clock for all workers); mhz = the dependent-add clock
  * probe just before and after the window; vrate the vector unit's rate, in millions of adds a
  * second (0 where not measured); user/sys = user and system CPU time of the window (getrusage);
- * others = /proc/stat ticks the other CPUs spent running anything, and all their ticks, during
- * it (-1 -1 where unreadable or the worker changed CPU).
+ * others = /proc/stat ticks the other CPUs spent running programs (user, nice), and all their
+ * ticks, during it (-1 -1 where unreadable or the worker changed CPU); moved = 1 when the
+ * worker was on another CPU after the sample than before its warm-up.
  * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
  * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
@@ -50,6 +51,7 @@
 #include "cycles.h"
 #include "kat.h"
 #include "offload.h"
+#include "procstat.h"
 #include "registry.h"
 #include "select.h"
 
@@ -429,7 +431,9 @@ struct timed {
     uint64_t target;  /* ns per sample */
     uint64_t batch;   /* ops between two clock reads; 0 until calibrated */
     struct cycles cyc;
-    int stat_fd;      /* /proc/stat, for steal time; -1 where unreadable */
+    int stat_fd;      /* /proc/stat, for steal and the other CPUs; -1 where unreadable */
+    char *stat_buf;   /* its text, read around each sample */
+    size_t stat_size;
     int taken;        /* samples so far */
     int inject;       /* test only: the sample to report as disturbed, -1 for none */
 };
@@ -487,6 +491,7 @@ static int timed_open(struct timed *tm, const struct job *j)
     tm->target = (uint64_t)(j->seconds / j->samples * 1e9);
     cycles_open(&tm->cyc);
     tm->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    tm->stat_buf = procstat_buffer(&tm->stat_size);
     const char *f = getenv("ACCELSCOPE_TEST_FAULTS"), *d = getenv("ACCELSCOPE_TEST_DISTURB");
     tm->inject = f && !strcmp(f, "1") && d ? atoi(d) : -1;
     return 0;
@@ -497,59 +502,24 @@ static void timed_close(struct timed *tm)
     cycles_close(&tm->cyc);
     if (tm->stat_fd >= 0)
         close(tm->stat_fd);
+    free(tm->stat_buf);
     live_free(&tm->t);
     free(tm->in);
     free(tm->out);
 }
 
-/* From /proc/stat (proc(5): user nice system idle iowait irq softirq steal, in USER_HZ
- * ticks): the steal ticks of CPU `cpu` into *mine and of all CPUs into *all, and over every
- * CPU but `cpu` the ticks spent running anything (user nice system irq softirq) into *obusy
- * and all their ticks into *ototal: what else ran beside the sample. -1 for what is not
- * there (no /proc, an old kernel). */
-struct stat_read {
-    long mine, all;
-    long long obusy, ototal;
-};
-
-static void stat_read(int fd, int cpu, struct stat_read *r)
+/* /proc/stat as seen from `cpu` (procstat.h); everything unknown where unreadable. */
+static void stat_read(const struct timed *tm, int cpu, struct procstat *r)
 {
-    static char buf[1 << 16];
-    r->mine = r->all = -1;
-    r->obusy = r->ototal = -1;
-    ssize_t k = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
-    if (k <= 0)
-        return;
-    buf[k] = 0;
-    char want[24];
-    snprintf(want, sizeof want, "cpu%d ", cpu);
-    long long busy = 0, total = 0;
-    int others = 0;
-    for (char *line = buf; line && !strncmp(line, "cpu", 3); line = strchr(line, '\n')) {
-        line += *line == '\n';
-        unsigned long long v[8];
-        char name[24];
-        if (sscanf(line, "%23s %llu %llu %llu %llu %llu %llu %llu %llu", name, &v[0], &v[1],
-                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
-            continue;
-        if (!strcmp(name, "cpu")) {
-            r->all = (long)v[7];
-        } else if (!strncmp(line, want, strlen(want))) {
-            r->mine = (long)v[7];
-        } else {
-            others++;
-            busy += (long long)(v[0] + v[1] + v[2] + v[5] + v[6]);
-            total += (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
-        }
-    }
-    if (others && r->mine >= 0)
-        r->obusy = busy, r->ototal = total;
+    ssize_t k = tm->stat_fd >= 0 ? pread(tm->stat_fd, tm->stat_buf, tm->stat_size - 1, 0) : -1;
+    tm->stat_buf[k > 0 ? k : 0] = 0;
+    procstat_parse(tm->stat_buf, cpu, r);
 }
 
 /* Where the system stands around a sample: disturbance counters and clock probes. */
 struct probe {
     long nivcsw;
-    struct stat_read st;
+    struct procstat st;
     int cpu;
     double mhz, vrate;
 };
@@ -561,7 +531,7 @@ static void probe_take(const struct timed *tm, struct probe *p, int clocks_first
     if (clocks_first)
         p->mhz = clock_probe_mhz(), p->vrate = clock_probe_vector_rate();
     p->cpu = sched_getcpu();
-    stat_read(tm->stat_fd, p->cpu, &p->st);
+    stat_read(tm, p->cpu, &p->st);
     getrusage(RUSAGE_SELF, &u);
     p->nivcsw = u.ru_nivcsw;
 }
@@ -599,21 +569,11 @@ static int settle(struct timed *tm, uint64_t start, struct probe *p)
  * worker that moved may have been stolen from on either). */
 static long steal_delta(const struct probe *a, const struct probe *b)
 {
-    if (a->cpu == b->cpu && a->st.mine >= 0 && b->st.mine >= 0)
-        return b->st.mine - a->st.mine;
-    if (a->st.all >= 0 && b->st.all >= 0)
-        return b->st.all - a->st.all;
+    if (a->cpu == b->cpu && a->st.steal_mine >= 0 && b->st.steal_mine >= 0)
+        return (long)(b->st.steal_mine - a->st.steal_mine);
+    if (a->st.steal_all >= 0 && b->st.steal_all >= 0)
+        return (long)(b->st.steal_all - a->st.steal_all);
     return -1;
-}
-
-/* The other CPUs' busy and total ticks during the sample; -1 -1 when the worker moved (the
- * "others" are then not one set of CPUs) or /proc/stat is not there. */
-static void others_delta(const struct probe *a, const struct probe *b, long long *busy,
-                         long long *total)
-{
-    *busy = *total = -1;
-    if (a->cpu == b->cpu && a->st.ototal >= 0 && b->st.ototal >= 0)
-        *busy = b->st.obusy - a->st.obusy, *total = b->st.ototal - a->st.ototal;
 }
 
 /* One timed sample and its `sample` line, its window starting at `start` (0: now, after a
@@ -655,15 +615,20 @@ static int take_sample(struct timed *tm, uint64_t start)
     probe_take(tm, &p1, 1);
     if (failed)
         return -1;
-    long long obusy, ototal;
-    others_delta(&p0, &p1, &obusy, &ototal);
-    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu %lld %lld",
+    /* The other CPUs are one set only when the worker stayed on its CPU; a move is said
+     * as such (for one worker, a disturbance of its own: stats.c). */
+    long long ouser = -1, ototal = -1;
+    if (p0.cpu == p1.cpu)
+        procstat_others_delta(&p0.st, &p1.st, &ouser, &ototal);
+    say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu %lld %lld "
+        "%d",
         (unsigned long long)ops, (unsigned long long)(ops * tm->op_bytes),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
         (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate,
         (unsigned long long)(tv_ns(u1.ru_utime) - tv_ns(u0.ru_utime)),
-        (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)), obusy, ototal);
+        (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)), ouser, ototal,
+        p0.cpu != p1.cpu);
     return 0;
 }
 

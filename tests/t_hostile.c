@@ -3,6 +3,7 @@
  * bad environment lists, a hand-made `__worker` command line, and the timed seconds asked
  * for. Every case here once misbehaved (see issue 14). */
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -205,6 +206,41 @@ static void test_no_terminal(void)
           "'accelscope run' (exit %d): %s", rc, err);
 }
 
+/* A worker pinned to CPU 0 reads the other CPUs' ticks around every sample (the co-runner
+ * rule, stats.h stats_shared): each sample line ends in user ticks <= all ticks, both >= 0,
+ * and moved 0. A reading of -1 there would leave the rule blind (it was, once: the
+ * /proc/stat loop read only its first line). */
+static void worker_others(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    char line[256];
+    int cpus = 0, cpu0 = 0;
+    while (f && fgets(line, sizeof line, f) && !strncmp(line, "cpu", 3)) {
+        cpus += line[3] != ' ';
+        cpu0 |= !strncmp(line, "cpu0 ", 5);
+    }
+    if (f)
+        fclose(f);
+    cpu_set_t set;
+    if (cpus < 2 || !cpu0 || sched_getaffinity(0, sizeof set, &set) || !CPU_ISSET(0, &set)) {
+        UNAVAILABLE("the other CPUs' ticks", "needs /proc/stat, two CPUs and CPU 0 usable");
+        return;
+    }
+    int rc = sh3("timeout 20", "__worker md5 portable 16 0 0.05 5 0", NULL), good = 0;
+    for (const char *p = strstr(out, "sample "); p; p = strstr(p + 1, "\nsample ")) {
+        long long u, t;
+        int moved, k = 0;
+        const char *end = strchr(p + 1, '\n'), *q = end;
+        for (; q > p && k < 3; q--) /* the line's last three fields */
+            k += q[-1] == ' ';
+        if (k == 3 && sscanf(q + 1, "%lld %lld %d", &u, &t, &moved) == 3 && u >= 0 && t >= 0 &&
+            u <= t && moved == 0)
+            good++;
+    }
+    CHECK(rc == 0 && good == 5, "__worker pinned to CPU 0: every sample has the other CPUs' "
+          "ticks (%d of 5 good; exit %d): %.400s", good, rc, out);
+}
+
 /* Defect 8: the hidden worker entry point validates its arguments like run does. */
 static void test_worker_args(void)
 {
@@ -240,6 +276,7 @@ static void test_worker_args(void)
     int rc = sh3("timeout 20", "__worker md5 portable 16 0 0.05 5 -1", NULL);
     CHECK(rc == 0 && strstr(out, "\ndone") && count(out, "sample ") == 5,
           "__worker with good arguments: 5 samples and done (exit %d): %.300s", rc, out);
+    worker_others();
 }
 
 /* Defect 12: the timed seconds come out near what was asked. The worker times each sample

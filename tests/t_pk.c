@@ -15,6 +15,8 @@
 #include "osslcap.h"
 #include "../src/csvread.h"
 #include "kat.h"
+#include "pk_keys.h"
+#include "pk_openssl.h"
 #include "registry.h"
 #include "select.h"
 #include "shell.h"
@@ -174,6 +176,68 @@ static void test_known_answer(void)
           "RFC 8032 7.1 TEST 2 signature");
     im->cleanup(ctx);
     free(ctx);
+}
+
+/* One op of the row on record in (the message, then a signature for verify); its status. */
+static int op_on(const struct impl *im, const uint8_t *in, uint8_t *out)
+{
+    char why[200];
+    uint8_t iv[ALGO_MAX_IV] = { 0 };
+    void *ctx = calloc(1, im->ctx_size);
+    if (!ctx)
+        abort();
+    int rc = im->init(im, ctx, seed, iv, 0, why, sizeof why) ? -2 : im->op(ctx, out, in, 0);
+    im->cleanup(ctx);
+    free(ctx);
+    return rc;
+}
+
+/* The OpenSSL RSA rows sign the DigestInfo bytes with no digest on the context (as `openssl
+ * speed` signs prepared bytes): the signature must be the one a context with SHA-256 set
+ * makes, byte for byte; the verify row must accept that one; a message that is not a
+ * SHA-256 digest's length is refused by both, as SHA-256's context refuses it. */
+static void test_rsa_digestinfo(void)
+{
+    static const char *const sizes[] = { "rsa1024", "rsa2048" };
+    uint8_t m[ALGO_PK_MSG_LEN], *in = calloc(1, ALGO_PK_BUF), *out = calloc(1, ALGO_PK_BUF);
+    uint8_t want[512];
+    char why[200], id[32];
+    if (!in || !out)
+        abort();
+    for (size_t i = 0; i < sizeof m; i++)
+        m[i] = (uint8_t)(i * 37 + 5);
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        snprintf(id, sizeof id, "%s-sign", sizes[z]);
+        const struct algo *a = algo_find(id);
+        EVP_PKEY *k = pkkey_get(a, seed, why, sizeof why);
+        EVP_PKEY_CTX *c = k ? rsa_ctx(k, 1) : NULL;
+        size_t wlen = sizeof want;
+        CHECK(c && EVP_PKEY_sign(c, want, &wlen, m, sizeof m) == 1, "%s: reference: %s", id,
+              why);
+        for (int asm_row = 0; asm_row < 2; asm_row++) {
+            const char *name = asm_row ? "openssl-int" : "openssl";
+            const struct impl *s = registry_find(id, name);
+            snprintf(id, sizeof id, "%s-verify", sizes[z]);
+            const struct impl *v = registry_find(id, name);
+            snprintf(id, sizeof id, "%s-sign", sizes[z]);
+            algo_pk_put(in, ALGO_PK_BUF, m, sizeof m);
+            CHECK(s && op_on(s, in, out) == 0 && out[0] * 256u + out[1] == wlen &&
+                      !memcmp(out + 2, want, wlen),
+                  "%s/%s: the signature of a context with SHA-256 set", id, name);
+            size_t used = algo_pk_put(in, ALGO_PK_BUF, m, sizeof m);
+            algo_pk_put(in + used, ALGO_PK_BUF - used, want, wlen);
+            CHECK(v && op_on(v, in, out) == 0, "%s/%s: verify accepts SHA-256's signature",
+                  sizes[z], name);
+            used = algo_pk_put(in, ALGO_PK_BUF, m, sizeof m - 1);
+            algo_pk_put(in + used, ALGO_PK_BUF - used, want, wlen);
+            CHECK(s && v && op_on(s, in, out) != 0 && op_on(v, in, out) != 0,
+                  "%s/%s: a 31-byte message is refused by sign and verify", sizes[z], name);
+        }
+        EVP_PKEY_CTX_free(c);
+        EVP_PKEY_free(k);
+    }
+    free(in);
+    free(out);
 }
 
 static void test_model(void)
@@ -344,6 +408,7 @@ int main(void)
     const char *bin = getenv("ACCELSCOPE_BIN");
     test_model();
     test_known_answer();
+    test_rsa_digestinfo();
     test_same_code();
     test_every_impl();
     test_impostors();

@@ -1,30 +1,24 @@
 /* The silicon's limits (src/silicon.c): the microbenchmarks give plausible, self-consistent
  * figures, honour ACCELSCOPE_DENY, the ceilings keep the model's order (CBC decryption above
  * encryption, 256-bit keys below 128-bit) and equal figures worked out by hand from injected
- * instruction timings, and the fastest
- * CBC encryption actually measured lands near its ceiling without beating it (a ceiling that
- * is beaten, or far off, is a wrong model or a wrong clock). */
+ * instruction timings, and a CBC encryption actually measured lands near its ceiling without
+ * beating it (a ceiling that is beaten, or far off, is a wrong model), judged against AESENC
+ * runs taken beside it so that the host's slow spells cancel out. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "cpu.h"
 #include "cycles.h"
+#include "microbench.h"
 #include "silicon.h"
+#include "stats.h"
 #include "all.h"
 #include "registry.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* A mixed loop's time per body lies between its two parts run side by side (separate units)
  * and one after the other (one shared issue), with a margin for a busy host. */
@@ -38,23 +32,43 @@ static int mix_in_range(const struct silicon *l, enum silicon_insn mix, enum sil
 
 /* The parts and the mix are measured moments apart, and this VM kind slows vector code for
  * a second at a time while scalar code runs on (REFERENCE.md): one reading out of range may be
- * the host. A wrong microbenchmark is out of range every time, so two fresh measurements (in
- * children: the process keeps its first) must both be out of range too for a failure. */
+ * the host. A wrong microbenchmark is out of range every time, so two fresh measurements must
+ * both be out of range too for a failure. Fresh means a new program (this one, run again with
+ * --mix): a forked child would inherit the parent's cached figures and only judge them again.
+ * silicon_measure() times each loop on its own, so parts and mix cannot be interleaved here
+ * without changing src/silicon.c. */
 static int mix_retry(enum silicon_insn mix, enum silicon_insn aes, enum silicon_insn clmul)
 {
     for (int k = 0; k < 2; k++) {
+        char a[3][16];
+        snprintf(a[0], sizeof a[0], "%d", (int)mix);
+        snprintf(a[1], sizeof a[1], "%d", (int)aes);
+        snprintf(a[2], sizeof a[2], "%d", (int)clmul);
         fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
-            double t, a, p;
-            _exit(silicon_measure() == 0 && mix_in_range(silicon_get(), mix, aes, clmul, &t, &a, &p)
-                      ? 0 : 1);
+            execl("/proc/self/exe", "t_silicon", "--mix", a[0], a[1], a[2], (char *)NULL);
+            _exit(3);
         }
-        int st;
-        if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        int st = 0, ran = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st);
+        if (ran && WEXITSTATUS(st) == 0)
             return k + 2; /* the measurement that was in range */
+        if (!ran || WEXITSTATUS(st) != 1)
+            printf("note: %s: fresh measurement %d did not run (pid %d, wait status %d)\n",
+                   silicon_get()->insn[mix].name, k + 2, (int)pid, st);
     }
     return 0;
+}
+
+/* t_silicon --mix MIX AES CLMUL: one fresh measurement, exit 0 when the mix is in range. */
+static int mix_child(char **argv)
+{
+    double t, a, p;
+    return silicon_measure() == 0 &&
+                   mix_in_range(silicon_get(), (enum silicon_insn)atoi(argv[2]),
+                                (enum silicon_insn)atoi(argv[3]), (enum silicon_insn)atoi(argv[4]),
+                                &t, &a, &p)
+               ? 0 : 1;
 }
 
 static void check_mix(const struct silicon *l, enum silicon_insn mix, enum silicon_insn aes,
@@ -143,8 +157,49 @@ static void check_model(const struct silicon *l)
 }
 
 #if defined(__x86_64__)
-/* Fastest of many 16 KiB CBC encryptions through the direct impl, in TSC time: the quietest
- * moment, to set against a ceiling taken from the fastest microbenchmark runs. */
+#define REAL_WINDOWS 9
+#define REAL_PAIRS 5
+
+/* TSC cycles of one 16 KiB CBC encryption. */
+static double cbc_run(const struct impl *im, void *ctx, uint8_t *buf)
+{
+    uint64_t t0 = __builtin_ia32_rdtsc();
+    im->op(ctx, buf, buf, 16384);
+    return (double)(__builtin_ia32_rdtsc() - t0);
+}
+
+/* The CBC-encrypt model against a real CBC encryption, free of the machine's drift: the model
+ * (the ceiling, 16 B per rounds x AESENC latency at core_mhz) is turned into this moment's
+ * TSC cycles by an AESENC latency run taken beside the CBC run, in windows of REAL_PAIRS pairs
+ * (~60 us: a slow spell of the host, 50-200 ms and felt by vector code, slows both halves
+ * alike, where a scalar clock probe would not see it). Per window the fastest of each half;
+ * the median window's model time / measured time is the share of the ceiling reached. The
+ * clock (core_mhz) cancels out: it is checked in check_insns; the absolute MB/s against the
+ * ceiling is shown here and judged by tests/bench/direct.sh. */
+static double cbc_share(const struct silicon *l, const struct impl *im, void *ctx, double ceil,
+                        double *best_cbc)
+{
+    static uint8_t buf[16384 + 64];
+    double share[REAL_WINDOWS];
+    const struct silicon_insn_result *aes = &l->insn[SIL_AESENC];
+    /* core cycles per 16 B in the model: 16 B / ceil MB/s at core_mhz */
+    double model_core = 16 / ceil * l->core_mhz;
+    *best_cbc = 1e30;
+    cbc_run(im, ctx, buf); /* warm up */
+    for (int w = 0; w < REAL_WINDOWS; w++) {
+        double lat = 1e30, cbc = 1e30;
+        for (int r = 0; r < REAL_PAIRS; r++) {
+            double x = microbench_insn(SIL_AESENC, 0, 2000), y = cbc_run(im, ctx, buf);
+            lat = x < lat ? x : lat;
+            cbc = y < cbc ? y : cbc;
+        }
+        *best_cbc = cbc < *best_cbc ? cbc : *best_cbc;
+        /* TSC cycles per core cycle in this window: the AESENC run's against the figure's */
+        share[w] = model_core * (lat / aes->lat_core) / (cbc / 1024);
+    }
+    return stats_median(share, REAL_WINDOWS);
+}
+
 static void check_reality(const struct silicon *l)
 {
     size_t n;
@@ -159,27 +214,27 @@ static void check_reality(const struct silicon *l)
         UNAVAILABLE("direct aes-128-cbc against its ceiling", im ? why : "no direct impl");
         return;
     }
-    static uint8_t buf[16384 + 64];
     uint8_t key[16] = { 1 }, iv[16] = { 2 };
     void *ctx = calloc(1, im->ctx_size);
-    CHECK(ctx && im->init(im, ctx, key, iv, 0, why, sizeof why) == 0, "init");
-    double best = 1e30;
-    for (int r = 0; r < 200; r++) {
-        uint64_t t0 = __builtin_ia32_rdtsc();
-        im->op(ctx, buf, buf, 16384);
-        uint64_t t1 = __builtin_ia32_rdtsc();
-        if (t1 - t0 < best)
-            best = (double)(t1 - t0);
+    if (!ctx)
+        abort();
+    if (im->init(im, ctx, key, iv, 0, why, sizeof why) != 0) {
+        CHECK(0, "direct aes-128-cbc init: %s", why);
+        free(ctx);
+        return;
     }
+    double best, share = cbc_share(l, im, ctx, ceil, &best);
     free(ctx);
     double mbs = 16384 / best * l->tsc_mhz;
-    printf("direct aes-128-cbc encrypt: best %.0f MB/s, ceiling %.0f MB/s (%.1f%%)\n", mbs, ceil,
-           100 * mbs / ceil);
-    /* wide enough for a busy shared host, narrow enough to catch a wrong model (x1.4 for
-     * 10 vs 14 rounds, x2 for a throughput taken for a latency) or a wrong clock */
-    CHECK(mbs <= ceil * 1.25, "measured %.0f MB/s beats the ceiling %.0f: wrong model or clock",
-          mbs, ceil);
-    CHECK(mbs >= ceil * 0.65, "measured %.0f MB/s is far below the ceiling %.0f", mbs, ceil);
+    printf("direct aes-128-cbc encrypt: %.1f%% of the ceiling beside AESENC latency runs; best "
+           "%.0f MB/s against the ceiling %.0f MB/s (%.1f%%, shown, not judged)\n",
+           100 * share, mbs, ceil, 100 * mbs / ceil);
+    /* narrow enough to catch a wrong model (x1.4 for 10 vs 14 rounds, x2 for a throughput
+     * taken for a latency), with the margins the absolute check had */
+    CHECK(share <= 1.25, "CBC encryption at %.1f%% of its ceiling: beats the model",
+          100 * share);
+    CHECK(share >= 0.65, "CBC encryption at %.1f%% of its ceiling: far below the model",
+          100 * share);
 }
 #endif
 
@@ -280,13 +335,19 @@ static void check_describe(int measured)
     free(text);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    double t0 = now_ms();
+    if (argc == 5 && !strcmp(argv[1], "--mix"))
+        return mix_child(argv);
     int rc = silicon_measure();
-    double t1 = now_ms();
     const struct silicon *l = silicon_get();
-    double t2 = now_ms();
+    /* Measured once: the figures, timings of their own, are the same bits after more calls. */
+    static struct silicon first;
+    memcpy(&first, l, sizeof first);
+    int rc2 = silicon_measure();
+    l = silicon_get();
+    CHECK(rc2 == rc && !memcmp(&first, l, sizeof first),
+          "later calls return the first measurement, not a new one");
     /* The limits need an invariant TSC, which many VMs and qemu's models do not report:
      * required where CPUID.80000007H:EDX[8] says there is one, else the reason is shown. */
 #if defined(__x86_64__)
@@ -300,10 +361,9 @@ int main(void)
         check_injected();
         return check_done();
     }
-    printf("silicon_measure took %.0f ms; core %.0f MHz, TSC %.0f MHz\n", t1 - t0, l->core_mhz,
-           l->tsc_mhz);
-    CHECK(t1 - t0 < 1500, "silicon_measure took %.0f ms (budget ~300)", t1 - t0);
-    CHECK(t2 - t1 < 5, "the second call measured again (%.1f ms)", t2 - t1);
+    /* its duration is a speed figure: shown, judged by no test (tests/bench/) */
+    printf("silicon_measure took %.0f ms; core %.0f MHz, TSC %.0f MHz\n", l->measure_ms,
+           l->core_mhz, l->tsc_mhz);
     CHECK(l->tsc_mhz > 100 && l->tsc_mhz < 10000, "TSC %.0f MHz", l->tsc_mhz);
     CHECK(l->core_mhz > 0.3 * l->tsc_mhz && l->core_mhz < 4 * l->tsc_mhz,
           "core %.0f MHz against TSC %.0f MHz", l->core_mhz, l->tsc_mhz);

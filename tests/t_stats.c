@@ -168,17 +168,17 @@ static void test_shared(void)
 {
     struct stats_sample x = quiet();
     CHECK(!stats_shared(&x), "no tick counts (zero): not shared");
-    x.others_busy = x.others_ticks = -1;
+    x.others_user = x.others_ticks = -1;
     CHECK(!stats_shared(&x), "unknown (-1 -1): not shared");
-    x.others_busy = 1, x.others_ticks = 2;
+    x.others_user = 1, x.others_ticks = 2;
     CHECK(!stats_shared(&x), "one busy tick of two (a brief job on a tick): not shared");
-    x.others_busy = 2, x.others_ticks = 2;
+    x.others_user = 2, x.others_ticks = 2;
     CHECK(stats_shared(&x), "two busy ticks of two: shared");
-    x.others_busy = 1, x.others_ticks = 1;
+    x.others_user = 1, x.others_ticks = 1;
     CHECK(stats_shared(&x), "the only tick busy: shared");
-    x.others_busy = 0, x.others_ticks = 6;
+    x.others_user = 0, x.others_ticks = 6;
     CHECK(!stats_shared(&x), "six idle ticks: not shared");
-    x.others_busy = 4, x.others_ticks = 6;
+    x.others_user = 4, x.others_ticks = 6;
     CHECK(stats_shared(&x), "four busy ticks of six: shared");
 
     double mb[] = { 1000, 1002, 1001, 998, 1001, 999, 1000 };
@@ -186,14 +186,40 @@ static void test_shared(void)
     const struct stats_sample *one[1] = { s }, *two[2] = { s, t };
     struct result r = { 0 };
     one_worker(mb, 7, s);
-    s[4].others_busy = s[4].others_ticks = 2;
+    for (int i = 0; i < 7; i++) /* two ticks a sample, the other CPU idle */
+        s[i].others_ticks = 2, s[i].others_user = 0;
+    s[4].others_user = 2;
     stats_summarize(one, 1, 7, "none", 0, &r);
     CHECK(r.disturbed == 1 && r.rounds == 6, "one worker, a round beside a busy CPU: "
           "disturbed (%d + %d)", r.rounds, r.disturbed);
+    CHECK(r.quality == RESULT_QUIET, "one shared round of seven: the cell stays quiet");
     one_worker(mb, 7, t);
     stats_summarize(two, 2, 7, "none", 0, &r);
     CHECK(r.disturbed == 0 && r.rounds == 7, "-t 2, the other CPU busy with the cell's own "
           "worker: not disturbed (%d + %d)", r.rounds, r.disturbed);
+
+    /* A worker that moved to another CPU: disturbed alone, not in -t N (workers pinned). */
+    one_worker(mb, 7, s);
+    s[2].moved = 1;
+    stats_summarize(one, 1, 7, "none", 0, &r);
+    CHECK(r.disturbed == 1, "one worker that moved: disturbed (%d)", r.disturbed);
+
+    /* Samples shorter than a tick: most see none (not judged alone); the ones that see a
+     * busy tick are disturbed, and the cell as a whole is noisy though 7 rounds are kept. */
+    double mb11[] = { 1000, 1002, 1001, 998, 1001, 999, 1000, 1000, 1001, 999, 1000 };
+    struct stats_sample u[11];
+    const struct stats_sample *eleven[1] = { u };
+    one_worker(mb11, 11, u);
+    for (int i = 0; i < 11; i++)
+        u[i].others_ticks = u[i].others_user = i % 3 == 0;
+    stats_summarize(eleven, 1, 11, "none", 0, &r);
+    CHECK(r.rounds == 7 && r.disturbed == 4 && r.quality == RESULT_NOISY,
+          "sub-tick samples beside a busy CPU: 7 kept, 4 disturbed, the cell noisy (%d + %d, "
+          "quality %d)", r.rounds, r.disturbed, r.quality);
+    for (int i = 0; i < 11; i++)
+        u[i].others_user = 0;
+    stats_summarize(eleven, 1, 11, "none", 0, &r);
+    CHECK(r.quality == RESULT_QUIET && r.disturbed == 0, "beside idle CPUs: quiet");
 }
 
 /* -t 2: the cell's figure is the sum of the workers' medians, its interval the sum of

@@ -96,7 +96,7 @@ want test ! -e "$tmp/cmp.txt"
 
 # 6. x closes the file opened last; Esc goes back to the views.
 tui_keys cmp x
-sleep 0.2
+check "compare view: x says which file it closed" cmp 'closed .*westmere-qemu'
 check_not "compare view: x closes side B" cmp '^ B +vm · Westmere'
 tui_keys cmp Escape
 check "compare view: Esc back to the paths view" cmp 'no-asm +portable'

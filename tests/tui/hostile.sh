@@ -104,8 +104,12 @@ if [ -z "$child" ]; then
 else
     kill -STOP "$child"
     kill -KILL "$_parent"
-    sleep 1
-    state=$(sed 's/.*) \(.\).*/\1/' "/proc/$child/stat" 2>/dev/null)
+    _end=$(( $(tui_ms) + 10000 )) # the child's death signal comes at once; a busy host waits
+    while :; do
+        state=$(sed 's/.*) \(.\).*/\1/' "/proc/$child/stat" 2>/dev/null)
+        { [ -z "$state" ] || [ "$state" = Z ] || [ "$(tui_ms)" -ge "$_end" ]; } && break
+        sleep 0.05
+    done
     if [ -z "$state" ] || [ "$state" = Z ]; then
         ok "killed TUI: its 'accelscope info' child died with it"
     else

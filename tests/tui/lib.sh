@@ -59,17 +59,62 @@ tui_wait() {
     done
 }
 
+# tui_ms: milliseconds of the clock, for the deadlines below.
+tui_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# tui_unread NAME: bytes of keys the program has not read yet (FIONREAD on the pane's tty).
+tui_unread() {
+    python3 -c 'import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])' \
+        "$($TUI_T display-message -p -t "$1" '#{pane_tty}')" 2>/dev/null || echo 0
+}
+
+# tui_settle NAME: waits (at most 5 s) until the program has read the keys sent so far and
+# two captures 50 ms apart agree: the screen then shows what those keys did.
+tui_settle() {
+    _end=$(( $(tui_ms) + 5000 ))
+    while [ "$(tui_unread "$1")" != 0 ] && [ "$(tui_ms)" -lt "$_end" ]; do sleep 0.02; done
+    _prev=$(tui_cap "$1" 2>/dev/null)
+    while [ "$(tui_ms)" -lt "$_end" ]; do
+        sleep 0.05
+        _now=$(tui_cap "$1" 2>/dev/null)
+        [ "$_now" = "$_prev" ] && return 0
+        _prev=$_now
+    done
+}
+
+# tui_cursor NAME: the lines with a cursor glyph, numbered: they change when the cursor moves.
+tui_cursor() { tui_cap "$1" 2>/dev/null | grep -nE '▶|>'; }
+
 # tui_goto NAME REGEX [MAX]: presses Down until the line with the cursor glyph matches REGEX.
+# After each key it waits (at most 3 s) for the cursor to move and the redraw to be whole
+# (two captures agree) before it looks again, so a late redraw cannot make it press twice and
+# pass the line. A line it cannot reach (the list ends, the cursor stops moving) is a counted
+# failure (bad), not a pick silently skipped.
 tui_goto() {
     n=$1 re=$2 max=${3:-40}
     i=0
+    tui_settle "$n"
+    _cur=$(tui_cursor "$n")
     while [ $i -lt "$max" ]; do
-        _scr=$(tui_cap "$n" 2>/dev/null) || return 1
-        printf '%s\n' "$_scr" | grep -E '▶|>' | grep -Eq -- "(▶|>) ?\[.\] $re|(▶|>) ?$re" && return 0
+        printf '%s\n' "$_cur" | grep -Eq -- "(▶|>) ?\[.\] $re|(▶|>) ?$re" && return 0
         tui_keys "$n" Down
-        sleep 0.03
+        _end=$(( $(tui_ms) + 3000 ))
+        while :; do
+            _new=$(tui_cursor "$n")
+            # moved, and drawn whole: the next capture agrees (not half a redraw)
+            [ "$_new" != "$_cur" ] && sleep 0.02 && [ "$(tui_cursor "$n")" = "$_new" ] && break
+            if [ "$(tui_ms)" -ge "$_end" ]; then
+                bad "cursor reaches '$re' (it stopped moving after $i keys)" "$n"
+                return 1
+            fi
+            sleep 0.02
+        done
+        _cur=$_new
         i=$((i + 1))
     done
+    bad "cursor reaches '$re' (not within $max keys)" "$n"
     return 1
 }
 

@@ -1,0 +1,68 @@
+/* /proc/stat's cpu lines (proc(5): "cpuN user nice system idle iowait irq softirq steal
+ * guest guest_nice", in USER_HZ ticks), parsed from text so the parsing can be tested on
+ * canned readings. */
+#include "procstat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void procstat_parse(const char *text, int cpu, struct procstat *r)
+{
+    memset(r, 0, sizeof *r);
+    r->steal_mine = r->steal_all = r->others_user = r->others_total = -1;
+    long long user = 0, total = 0;
+    int mine = 0;
+    /* Only whole lines: a read that filled its buffer ends in the middle of one. */
+    for (const char *line = text, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
+        unsigned long long v[8];
+        int id;
+        if (strncmp(line, "cpu", 3))
+            break; /* the cpu lines come first; intr, ctxt... follow */
+        if (line[3] == ' ') { /* the sum over every CPU */
+            if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                       &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
+                r->steal_all = (long long)v[7];
+            continue;
+        }
+        if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &id, &v[0], &v[1],
+                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
+            continue;
+        if (id == cpu) {
+            r->steal_mine = (long long)v[7];
+            mine = 1;
+            continue;
+        }
+        r->others++;
+        r->others_ids += id;
+        user += (long long)(v[0] + v[1]);
+        total += (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
+    }
+    /* Without the worker's own line (sched_getcpu() failed, a container renumbering the
+     * lines), its own time would be counted as the others'. */
+    if (r->others && mine)
+        r->others_user = user, r->others_total = total;
+}
+
+void procstat_others_delta(const struct procstat *a, const struct procstat *b,
+                           long long *user, long long *total)
+{
+    *user = *total = -1;
+    if (a->others_total < 0 || b->others_total < 0 || a->others != b->others ||
+        a->others_ids != b->others_ids)
+        return;
+    *user = b->others_user - a->others_user;
+    *total = b->others_total - a->others_total;
+}
+
+char *procstat_buffer(size_t *size)
+{
+    /* A cpu line is under 200 bytes; the lines after them are not needed. */
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    *size = (size_t)(n > 0 ? n : 1) * 256 + 4096;
+    char *b = malloc(*size);
+    if (!b)
+        abort();
+    return b;
+}

@@ -1,0 +1,33 @@
+/* /proc/stat's cpu lines (proc(5)): what a worker reads around each timed sample. */
+#ifndef ACCELSCOPE_PROCSTAT_H
+#define ACCELSCOPE_PROCSTAT_H
+
+#include <stddef.h>
+
+/* One reading, seen from CPU `cpu` (the worker's). Ticks are USER_HZ (1/100 s). */
+struct procstat {
+    long long steal_mine;   /* steal ticks of `cpu`; -1 when it has no line */
+    long long steal_all;    /* of every CPU (the "cpu" line); -1 when missing */
+    long long others_user;  /* user + nice ticks of every other CPU: programs running there
+                             * (guest time is inside user); -1 when there are none or `cpu`
+                             * has no line (its own time could be among them) */
+    long long others_total; /* all their ticks (user nice system idle iowait irq softirq
+                             * steal); -1 when there are none */
+    int others;             /* how many other CPUs have a line */
+    long long others_ids;   /* the sum of their numbers: with `others`, tells a reading
+                             * after a CPU went offline or came online from the one before */
+};
+
+/* Parses the text of /proc/stat (NUL-terminated; a last line cut short is ignored). */
+void procstat_parse(const char *text, int cpu, struct procstat *r);
+
+/* The other CPUs' user ticks and all their ticks between two readings; -1 -1 when either
+ * reading lacks them or the set of other CPUs changed between them. */
+void procstat_others_delta(const struct procstat *a, const struct procstat *b,
+                           long long *user, long long *total);
+
+/* A buffer for pread()ing /proc/stat on this machine (sized from the configured CPUs);
+ * free() it. */
+char *procstat_buffer(size_t *size);
+
+#endif
