@@ -63,7 +63,8 @@ static void speedup(struct cell *c, const struct cell *slow)
     if (derive_paired(&c->r, &slow->r, &q, &lo, &hi)) {
         c->d.speedup = q;
         c->d.speedup_ci_pct = q > 0 ? (hi - lo) / 2 / q * 100 : 0;
-        c->d.noisy = c->d.speedup_ci_pct > STATS_NOISY_CI_PCT;
+        c->d.noisy = c->d.speedup_ci_pct > STATS_NOISY_CI_PCT ||
+                     !stats_rounds_trusted(&c->r) || !stats_rounds_trusted(&slow->r);
     } else {
         c->d.speedup = c->r.mb_per_s / slow->r.mb_per_s;
         c->d.noisy = c->r.quality == RESULT_NOISY || slow->r.quality == RESULT_NOISY;

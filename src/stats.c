@@ -316,8 +316,8 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     totals(s, workers, rounds, bad, cycle_clock, r);
     r->overlap_pct = overlap_pct(s, workers, rounds);
     round_figures(s, workers, rounds, bad, r);
-    r->quality = fallback || (r->rounds && workers == 1 && cell_shared(s[0], rounds))
-                     ? RESULT_NOISY
+    r->corun = r->rounds && workers == 1 && cell_shared(s[0], rounds);
+    r->quality = fallback || r->corun ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);
     free(v);
@@ -335,6 +335,11 @@ int stats_quality(int rounds, int disturbed, double ci_pct)
     if (rounds < STATS_MIN_SAMPLES || ci_pct > STATS_NOISY_CI_PCT || disturbed > rounds)
         return RESULT_NOISY;
     return RESULT_QUIET;
+}
+
+int stats_rounds_trusted(const struct result *r)
+{
+    return r->rounds >= STATS_MIN_SAMPLES && r->disturbed <= r->rounds && !r->corun;
 }
 
 int stats_tie(const struct result *a, const struct result *b)

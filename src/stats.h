@@ -100,6 +100,13 @@ void stats_overlap(const uint64_t *t0, const uint64_t *t1, int n, double *all, d
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
                      const char *cycle_clock, int all_if_none, struct result *r);
 
+/* The rounds themselves can carry a comparison: enough undisturbed ones, most of the rounds
+ * taken, and not run beside busy programs (result.corun). A paired ratio whose interval is
+ * narrow is still no claim when one side's rounds were mostly retaken or co-run: what
+ * disturbed them (a co-runner, a throttling clock) moves different code by different
+ * amounts, and the pairs that remain are the few it spared, or none it spared. */
+int stats_rounds_trusted(const struct result *r);
+
 /* The scheduler's question after a round: r->rounds >= STATS_MIN_SAMPLES and
  * r->ci_pct <= STATS_ENOUGH_CI_PCT. */
 int stats_enough(const struct result *r);

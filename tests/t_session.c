@@ -76,7 +76,7 @@ static void test_derive_paired(void)
     };
     for (int i = 0; i < 3; i++) {
         c[i].r.quality = RESULT_NOISY; /* each figure alone: +-30 % */
-        c[i].r.nround = 10;
+        c[i].r.nround = c[i].r.rounds = 10; /* ten undisturbed rounds */
     }
     for (int k = 0; k < 10; k++) {
         c[0].r.round_mb[k] = 100 * swing[k];
@@ -89,6 +89,24 @@ static void test_derive_paired(void)
           "paired: x%.2f +-%.1f%% from noisy figures", c[1].d.speedup, c[1].d.speedup_ci_pct);
     CHECK(c[1].d.best && c[2].d.best && c[1].d.tie && c[2].d.tie,
           "paired ratios 0.98..1.02 hold 1: a tie");
+    /* The same pairs, but the reference's rounds were mostly retaken (11 disturbed, the 10
+     * kept are what the disturbance spared), then ran beside busy programs: no claim. */
+    c[0].r.disturbed = 11;
+    derive_cells(c, 3);
+    CHECK(c[1].d.noisy && c[1].d.speedup > 2.9, "the reference mostly disturbed: x%.2f, noisy",
+          c[1].d.speedup);
+    c[0].r.disturbed = 10;
+    derive_cells(c, 3);
+    CHECK(!c[1].d.noisy, "half disturbed: the pairs still carry the claim");
+    c[0].r.corun = 1;
+    derive_cells(c, 3);
+    CHECK(c[1].d.noisy && c[2].d.noisy, "the reference co-run: every xN over it noisy");
+    c[0].r.corun = 0;
+    c[1].r.rounds = 4;
+    derive_cells(c, 3);
+    CHECK(c[1].d.noisy && !c[2].d.noisy, "4 undisturbed rounds on one side: its xN noisy");
+    c[1].r.rounds = 10;
+    c[0].r.disturbed = 0;
     c[0].r.fallback = 1; /* an engine row whose work software did: no reference, no claim */
     derive_cells(c, 3);
     CHECK(c[0].d.speedup == 0 && !c[0].d.best && c[2].d.speedup == 1.0,
