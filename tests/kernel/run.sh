@@ -188,7 +188,7 @@ fi
 # --- boot them all at once -----------------------------------------------------------------
 # The timeouts only catch a hang: boots have taken 50-100 s, twice that on a slower host.
 APPEND='panic=-1 quiet loglevel=1'
-[ "${KERNEL_JUDGE_SPEED:-}" != 1 ] || APPEND="$APPEND accelscope.speed_rounds=7"
+[ "${KERNEL_JUDGE_SPEED:-}" != 1 ] || APPEND="$APPEND accelscope.speed_rounds=${KERNEL_SPEED_ROUNDS:-15}"
 boot_x86() { # cpu log
     timeout 600 qemu-system-x86_64 -accel tcg -cpu "$1" -m 768 -smp 1 -nographic -no-reboot \
         -net none -kernel "$X86_KIMG" -initrd "$X86_INITRD" -append "console=ttyS0 $APPEND" \
