@@ -3,7 +3,6 @@
 #include "noise.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,16 +58,8 @@ static int busy_processes(char *names, size_t n)
 /* The steal ticks of every CPU (procstat.h); -1 where unreadable. */
 static long long steal_ticks(void)
 {
-    size_t size;
-    char *buf = procstat_buffer(&size);
-    int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-    ssize_t k = fd >= 0 ? read(fd, buf, size - 1) : -1;
-    buf[k > 0 ? k : 0] = 0;
-    if (fd >= 0)
-        close(fd);
     struct procstat r;
-    procstat_parse(buf, -1, &r);
-    free(buf);
+    procstat_now(-1, &r);
     return r.steal_all;
 }
 

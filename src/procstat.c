@@ -3,6 +3,7 @@
  * canned readings. */
 #include "procstat.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +66,17 @@ char *procstat_buffer(size_t *size)
     if (!b)
         abort();
     return b;
+}
+
+void procstat_now(int cpu, struct procstat *r)
+{
+    size_t size;
+    char *text = procstat_buffer(&size);
+    int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    ssize_t k = fd >= 0 ? read(fd, text, size - 1) : -1;
+    text[k > 0 ? k : 0] = 0;
+    if (fd >= 0)
+        close(fd);
+    procstat_parse(text, cpu, r);
+    free(text);
 }

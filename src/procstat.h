@@ -30,4 +30,8 @@ void procstat_others_delta(const struct procstat *a, const struct procstat *b,
  * free() it. */
 char *procstat_buffer(size_t *size);
 
+/* Reads /proc/stat once and parses it (a caller that reads it once; a worker reading it
+ * around every sample keeps its descriptor and buffer instead). */
+void procstat_now(int cpu, struct procstat *r);
+
 #endif

@@ -328,18 +328,23 @@ int stats_enough(const struct result *r)
     return r->rounds >= STATS_MIN_SAMPLES && r->ci_pct <= STATS_ENOUGH_CI_PCT;
 }
 
+/* Enough undisturbed rounds, and most of those taken: fewer than STATS_MIN_SAMPLES and
+ * min..max is no 95 % interval (two samples cover the median half the time); mostly retaken
+ * and the rounds kept are the few the disturbance spared. */
+static int rounds_carry(int rounds, int disturbed)
+{
+    return rounds >= STATS_MIN_SAMPLES && disturbed <= rounds;
+}
+
 int stats_quality(int rounds, int disturbed, double ci_pct)
 {
-    /* Fewer than STATS_MIN_SAMPLES rounds: min..max is no 95 % interval (two samples cover
-     * the median half the time), so nothing supports a claim of quiet. */
-    if (rounds < STATS_MIN_SAMPLES || ci_pct > STATS_NOISY_CI_PCT || disturbed > rounds)
-        return RESULT_NOISY;
-    return RESULT_QUIET;
+    return rounds_carry(rounds, disturbed) && ci_pct <= STATS_NOISY_CI_PCT ? RESULT_QUIET
+                                                                           : RESULT_NOISY;
 }
 
 int stats_rounds_trusted(const struct result *r)
 {
-    return r->rounds >= STATS_MIN_SAMPLES && r->disturbed <= r->rounds && !r->corun;
+    return rounds_carry(r->rounds, r->disturbed) && !r->corun;
 }
 
 int stats_tie(const struct result *a, const struct result *b)

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "session_priv.h"
 #include "csvread.h"
+#include "procstat.h"
 #include "shell.h"
 #include "spawn.h"
 
@@ -212,17 +213,11 @@ static void test_no_terminal(void)
  * /proc/stat loop read only its first line). */
 static void worker_others(void)
 {
-    FILE *f = fopen("/proc/stat", "r");
-    char line[256];
-    int cpus = 0, cpu0 = 0;
-    while (f && fgets(line, sizeof line, f) && !strncmp(line, "cpu", 3)) {
-        cpus += line[3] != ' ';
-        cpu0 |= !strncmp(line, "cpu0 ", 5);
-    }
-    if (f)
-        fclose(f);
+    struct procstat st; /* seen from CPU 0: its line and the others' */
+    procstat_now(0, &st);
     cpu_set_t set;
-    if (cpus < 2 || !cpu0 || sched_getaffinity(0, sizeof set, &set) || !CPU_ISSET(0, &set)) {
+    if (st.steal_mine < 0 || st.others < 1 || sched_getaffinity(0, sizeof set, &set) ||
+        !CPU_ISSET(0, &set)) {
         UNAVAILABLE("the other CPUs' ticks", "needs /proc/stat, two CPUs and CPU 0 usable");
         return;
     }
