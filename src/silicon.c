@@ -27,6 +27,7 @@ static const struct probe {
     enum feature need[3];
     int nneed;
     int mix; /* a mixed loop: throughput only */
+    enum silicon_insn part[2]; /* a mixed loop's AES and carry-less multiply, run beside it */
 } probes[SIL_COUNT] = {
     [SIL_AESENC] = { "AESENC", { FEAT_AESNI }, 1 },
     [SIL_VAESENC] = { "VAESENC ymm", { FEAT_VAES, FEAT_AVX2 }, 2 },
@@ -34,9 +35,10 @@ static const struct probe {
     [SIL_VPCLMULQDQ] = { "VPCLMULQDQ ymm", { FEAT_VPCLMULQDQ, FEAT_AVX2 }, 2 },
     [SIL_SHA256RNDS2] = { "SHA256RNDS2", { FEAT_SHA }, 1 },
     [SIL_SHA1RNDS4] = { "SHA1RNDS4", { FEAT_SHA }, 1 },
-    [SIL_MIX] = { "AESENC+PCLMULQDQ mix", { FEAT_AESNI, FEAT_PCLMULQDQ }, 2, 1 },
+    [SIL_MIX] = { "AESENC+PCLMULQDQ mix", { FEAT_AESNI, FEAT_PCLMULQDQ }, 2, 1,
+                  { SIL_AESENC, SIL_PCLMULQDQ } },
     [SIL_VMIX] = { "VAESENC+VPCLMULQDQ ymm mix", { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 }, 3,
-                   1 },
+                   1, { SIL_VAESENC, SIL_VPCLMULQDQ } },
 };
 
 /* The mixed loops' bodies (asm/ubench.h): this many of each per UBENCH_UNROLL instructions. */
@@ -69,26 +71,43 @@ static int cmpd(const void *a, const void *b)
  * instruction's time in core cycles at that window's clock. The median over WINDOWS windows
  * is kept (a constant of the silicon, whatever the clock did between windows; on a shared
  * host either half can be slowed for longer than a window, so neither extreme is trusted).
- * *tsc is the fastest run in TSC cycles. */
-static double core_per_insn(int insn, int tp, uint64_t iters, double *tsc)
+ * *tsc is the fastest run in TSC cycles.
+ *
+ * A mixed loop (part non-NULL) also runs its two parts in the same windows, and *speedup is
+ * the median of the windows' s = (A + P) / t (silicon.h): parts and mix measured moments
+ * apart disagreed on this VM kind, whose host slows vector code for a spell of 100 ms or more
+ * (the mix read 0.59 core cycles an instruction in most runs and 0.73-0.87 in a spell, with
+ * its parts unchanged, which moved the GCM ceiling by 40 %). */
+static double core_per_insn(int insn, int tp, uint64_t iters, double *tsc,
+                            const enum silicon_insn *part, double *speedup)
 {
-    double core[WINDOWS], best_tsc = 1e30;
+    double core[WINDOWS], s[WINDOWS], best_tsc = 1e30;
     tsc_run(insn, tp, iters / 8 + 1); /* warm up: caches, the unit's power state */
     for (int w = 0; w < WINDOWS; w++) {
-        double add = 1e30, t = 1e30;
+        double add = 1e30, t = 1e30, pa = 1e30, pp = 1e30;
         for (int r = 0; r < PAIRS; r++) {
             double a = microbench_add(4000), x = tsc_run(insn, tp, iters);
             add = a < add ? a : add;
             t = x < t ? x : t;
+            if (part) {
+                double xa = tsc_run(part[0], 1, iters), xp = tsc_run(part[1], 1, iters);
+                pa = xa < pa ? xa : pa;
+                pp = xp < pp ? xp : pp;
+            }
         }
         if (add < fastest_add)
             fastest_add = add;
         if (t < best_tsc)
             best_tsc = t;
         core[w] = t / add;
+        s[w] = part ? (MIX_AES * pa + MIX_CLMUL * pp) / ((MIX_AES + MIX_CLMUL) * t) : 0;
     }
     *tsc = best_tsc;
     qsort(core, WINDOWS, sizeof core[0], cmpd);
+    if (part) {
+        qsort(s, WINDOWS, sizeof s[0], cmpd);
+        *speedup = s[WINDOWS / 2];
+    }
     return core[WINDOWS / 2];
 }
 
@@ -155,8 +174,7 @@ static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silico
         !need(mix, m->why, sizeof m->why))
         return -1;
     const struct silicon_insn_result *a = &lim.insn[aes], *p = &lim.insn[clmul];
-    double ta = MIX_AES * a->tp_core, tp = MIX_CLMUL * p->tp_core;
-    double s = (ta + tp) / ((MIX_AES + MIX_CLMUL) * lim.insn[mix].tp_core);
+    double s = lim.insn[mix].speedup;
     m->speedup = s < 1 ? 1 : s > 2 ? 2 : s;
     m->aes = m->rounds * a->tp_core / blocks;
     /* three multiplies a block, two more (PCLMULQDQ xmm) per reduction of 16 blocks */
@@ -187,6 +205,25 @@ static int gcm_model(int rounds, enum silicon_width width, struct silicon_gcm *m
     return 0;
 }
 
+/* The mixed loops again, some ms later: a limit is what the silicon showed it can do, and
+ * the host slows only the mixed loop at times, never speeds it up. With a second mixed loop
+ * on the other vCPU of this VM, s fell from 1.48 to 0.92-1.10 while its parts, run beside it
+ * in the same windows, kept 0.50 and 2.00 cycles; on an idle VM about one measurement in
+ * ten read 1.0-1.2. The try with the highest s is kept; the lowest is shown beside it. */
+static void remix(void)
+{
+    for (int i = 0; i < SIL_COUNT; i++) {
+        struct silicon_insn_result *r = &lim.insn[i];
+        if (!probes[i].mix || !r->ok)
+            continue;
+        double tsc, s, t = core_per_insn(i, 1, 4000, &tsc, probes[i].part, &s);
+        if (s < r->speedup_low)
+            r->speedup_low = s;
+        if (s > r->speedup)
+            r->speedup = s, r->tp_core = t, r->tp_tsc = tsc;
+    }
+}
+
 static void measure(void)
 {
     char why[128] = "";
@@ -204,7 +241,7 @@ static void measure(void)
         return;
     }
     double unused;
-    core_per_insn(ADDS, 0, 8000, &unused); /* the clock settles */
+    core_per_insn(ADDS, 0, 8000, &unused, NULL, NULL); /* the clock settles */
     for (int i = 0; i < SIL_COUNT; i++) {
         const struct probe *p = &probes[i];
         struct silicon_insn_result *r = &lim.insn[i];
@@ -214,15 +251,23 @@ static void measure(void)
         if (!ok)
             continue;
         if (!p->mix)
-            r->lat_core = core_per_insn(i, 0, 2000, &r->lat_tsc);
-        r->tp_core = core_per_insn(i, 1, 4000, &r->tp_tsc);
+            r->lat_core = core_per_insn(i, 0, 2000, &r->lat_tsc, NULL, NULL);
+        else if (!lim.insn[p->part[0]].ok || !lim.insn[p->part[1]].ok) {
+            snprintf(r->why, sizeof r->why, "its parts were not measured");
+            continue;
+        }
+        r->tp_core = core_per_insn(i, 1, 4000, &r->tp_tsc, p->mix ? p->part : NULL,
+                                   &r->speedup);
+        r->speedup_low = r->speedup;
         r->ok = 1;
     }
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
+    lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
+    remix();
+    lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
+    remix();
     gcm_model(10, SILICON_BEST, &lim.gcm128);
     gcm_model(14, SILICON_BEST, &lim.gcm256);
-    lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
-    lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     lim.ok = 1;
     lim.measure_ms = (now_s() - t0) * 1e3;
 }
@@ -403,8 +448,9 @@ void silicon_describe(FILE *out)
         if (!r->ok)
             fprintf(out, "limits %s: not measured: %s\n", r->name, r->why);
         else if (probes[i].mix)
-            fprintf(out, "limits %s: %.2f [%.2f] per instruction (%d + %d a body)\n", r->name,
-                    r->tp_core, r->tp_tsc, MIX_AES, MIX_CLMUL);
+            fprintf(out, "limits %s: %.2f [%.2f] per instruction (%d + %d a body), "
+                    "%.2fx its parts' sum beside it (best of 3 tries, lowest %.2fx)\n", r->name,
+                    r->tp_core, r->tp_tsc, MIX_AES, MIX_CLMUL, r->speedup, r->speedup_low);
         else
             fprintf(out, "limits %s: latency %.2f [%.2f], reciprocal throughput %.2f [%.2f]\n",
                     r->name, r->lat_core, r->lat_tsc, r->tp_core, r->tp_tsc);

@@ -14,7 +14,8 @@
  *                g = (3 + 2 / 16) x PCLMULQDQ recip. throughput; the two issue together as
  *                well as a mixed loop shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A
  *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
- *                (1: one shared issue; separate units give t = max(A, P)); a block takes
+ *                (1: one shared issue; separate units give t = max(A, P); the parts run in
+ *                the same short windows as the mix, and s is their median); a block takes
  *                max(a, g, (a + g) / s), bound by the AES unit (a), the carry-less multiplier
  *                (g) or both (shared issue, the third term: Zen 3, where PCLMULQDQ takes an
  *                AES pipe). Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm
@@ -46,6 +47,8 @@ struct silicon_insn_result {
     char why[128];        /* when not */
     double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
     double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
+    double speedup;           /* a mixed loop: s = (A + P) / t, its parts run beside it; */
+    double speedup_low;       /* the best and the worst of three tries (silicon.c remix) */
 };
 
 /* The GCM model for one key size (see above), in core cycles per 16-byte block. */
