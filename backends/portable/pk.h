@@ -79,6 +79,83 @@ int portable_rsa_verify_sha256(const struct portable_rsa *k, const uint8_t *sig,
                                const uint8_t digest[32]);
 void portable_rsa_free(struct portable_rsa *k);
 
+/* ---- ECDSA and ECDH over NIST P-256 and P-384 (FIPS 186-4 D.1.2.3, D.1.2.4) ---- */
+#define PORTABLE_EC_LIMBS 6  /* words of a P-384 coordinate */
+#define PORTABLE_DSIG_MAX 104 /* DER of (r, s) for P-384: 2 + 2 (2 + 49) bytes */
+
+/* A key on one curve, with the curve's constants (no global tables). */
+struct portable_ec {
+    unsigned bits;      /* 256 or 384 */
+    size_t bytes;       /* of a coordinate, a scalar, a shared secret */
+    struct portable_mont p, n;
+    uint64_t b[PORTABLE_EC_LIMBS], gx[PORTABLE_EC_LIMBS], gy[PORTABLE_EC_LIMBS];
+    uint64_t one[PORTABLE_EC_LIMBS], p2[PORTABLE_EC_LIMBS]; /* R mod p; p - 2 */
+    uint64_t qx[PORTABLE_EC_LIMBS], qy[PORTABLE_EC_LIMBS];  /* the public point */
+    uint64_t d[PORTABLE_EC_LIMBS];                          /* the private scalar */
+    int has_private;
+};
+
+/* bits 256 (P-256) or 384 (P-384). priv: the private scalar d, big-endian, in [1, n - 1];
+ * pub: the public point as 0x04 || X || Y (SEC 1 2.3.3 uncompressed), on the curve. Either
+ * may be NULL (not both): without pub it is d G, without priv the key only verifies; with
+ * both, pub must be d G. 0, or -1 with the reason in why. */
+int portable_ec_import(struct portable_ec *k, unsigned bits, const uint8_t *priv,
+                       size_t privlen, const uint8_t *pub, size_t publen, char *why,
+                       size_t whylen);
+/* The public point, 0x04 || X || Y: 1 + 2 k->bytes bytes. */
+void portable_ec_pubkey(const struct portable_ec *k, uint8_t *out);
+/* ECDSA (FIPS 186-4 6.4) of a digest of any length (bits2int: its leftmost bits), nonce by
+ * RFC 6979 3.2 with HMAC-SHA-256; sig gets the DER ECDSA-Sig-Value, at most
+ * PORTABLE_DSIG_MAX bytes, minimal. 0, or -1 (public key only; r or s = 0). */
+int portable_ecdsa_sign(const struct portable_ec *k, uint8_t *sig, size_t *siglen,
+                        const uint8_t *digest, size_t dlen);
+/* 0 when sig is minimal DER of (r, s) in [1, n - 1], nothing after it, and valid. */
+int portable_ecdsa_verify(const struct portable_ec *k, const uint8_t *sig, size_t siglen,
+                          const uint8_t *digest, size_t dlen);
+/* ECDH (SP 800-56A 5.7.1.2): out = x(d Q) for the peer's 0x04 || X || Y, k->bytes bytes.
+ * -1 when the peer's point is not on the curve or the product is the point at infinity. */
+int portable_ecdh(const struct portable_ec *k, uint8_t *out, const uint8_t *peer,
+                  size_t peerlen);
+void portable_ec_free(struct portable_ec *k);
+
+/* ---- DSA (FIPS 186-4 4.6, 4.7), p of 512 to 2048 bits, q of 160 to 384 bits ---- */
+#define PORTABLE_DSA_LIMBS 32
+
+struct portable_dsa {
+    size_t pbytes, qbytes;
+    struct portable_mont p, q;
+    uint64_t g[PORTABLE_DSA_LIMBS], y[PORTABLE_DSA_LIMBS]; /* Montgomery form mod p */
+    uint64_t x[PORTABLE_EC_LIMBS];
+    int has_private;
+};
+
+/* Big-endian p, q, g, y and x (x NULL: a public key). Checked: p and q odd, q's bits a
+ * multiple of 8, q < p, 1 < g, y < p, 0 < x < q and y = g^x mod p. Not checked: that p and q
+ * are prime, q divides p - 1, g has order q. */
+int portable_dsa_import(struct portable_dsa *k, const uint8_t *p, size_t plen,
+                        const uint8_t *q, size_t qlen, const uint8_t *g, size_t glen,
+                        const uint8_t *y, size_t ylen, const uint8_t *x, size_t xlen, char *why,
+                        size_t whylen);
+/* As portable_ecdsa_sign / _verify: DER Dss-Sig-Value, RFC 6979 nonce. */
+int portable_dsa_sign(const struct portable_dsa *k, uint8_t *sig, size_t *siglen,
+                      const uint8_t *digest, size_t dlen);
+int portable_dsa_verify(const struct portable_dsa *k, const uint8_t *sig, size_t siglen,
+                        const uint8_t *digest, size_t dlen);
+void portable_dsa_free(struct portable_dsa *k);
+
+/* ---- what ECDSA and DSA share, for tests ---- */
+/* RFC 6979 3.2's k (HMAC-SHA-256) for the order q (qlen bytes big-endian, its bits a
+ * multiple of 8, at most 384), the key x (qlen bytes) and the digest h1; k gets qlen bytes.
+ * 0, or -1 for such a q. */
+int portable_rfc6979_k(uint8_t *k, const uint8_t *q, size_t qlen, const uint8_t *x,
+                       const uint8_t *h1, size_t hlen);
+/* DER SEQUENCE { INTEGER r, INTEGER s } of len-byte big-endian r and s (minimal), and back
+ * (refusing anything but minimal DER of two nonnegative integers of at most len bytes,
+ * with nothing after). */
+int portable_dsig_der(uint8_t *sig, size_t *siglen, const uint8_t *r, const uint8_t *s,
+                      size_t len);
+int portable_dsig_parse(const uint8_t *sig, size_t siglen, uint8_t *r, uint8_t *s, size_t len);
+
 /* How this build multiplies 64-bit words, for `info`. */
 extern const char *const portable_pk_wide_kind;
 
