@@ -256,6 +256,37 @@ int pkkey_rsa_parts(EVP_PKEY *k, struct pkkey_rsa *o, char *why, size_t n)
     return 0;
 }
 
+int pkkey_ec_parts(EVP_PKEY *k, struct pkkey_ec *o, char *why, size_t n)
+{
+    o->dlen = 0;
+    if (!EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PUB_KEY, o->pub, sizeof o->pub,
+                                         &o->publen) ||
+        o->publen < 1 || o->pub[0] != 0x04) {
+        snprintf(why, n, "the EC key's public point is not readable uncompressed");
+        return -1;
+    }
+    /* A public key has no scalar: not an error. */
+    if (part(k, OSSL_PKEY_PARAM_PRIV_KEY, o->d, sizeof o->d, &o->dlen))
+        o->dlen = 0;
+    ERR_clear_error();
+    return 0;
+}
+
+int pkkey_dsa_parts(EVP_PKEY *k, struct pkkey_dsa *o, char *why, size_t n)
+{
+    if (part(k, OSSL_PKEY_PARAM_FFC_P, o->p, sizeof o->p, &o->plen) ||
+        part(k, OSSL_PKEY_PARAM_FFC_Q, o->q, sizeof o->q, &o->qlen) ||
+        part(k, OSSL_PKEY_PARAM_FFC_G, o->g, sizeof o->g, &o->glen) ||
+        part(k, OSSL_PKEY_PARAM_PUB_KEY, o->y, sizeof o->y, &o->ylen)) {
+        snprintf(why, n, "the DSA key's p, q, g, y are not readable (or p over 3072 bits)");
+        return -1;
+    }
+    if (part(k, OSSL_PKEY_PARAM_PRIV_KEY, o->x, sizeof o->x, &o->xlen))
+        o->xlen = 0;
+    ERR_clear_error();
+    return 0;
+}
+
 static int der_out(unsigned char *p, int len, uint8_t **der, size_t *dlen, char *why,
                    size_t n, const char *what)
 {

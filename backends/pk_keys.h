@@ -32,6 +32,21 @@ struct pkkey_rsa {
 };
 int pkkey_rsa_parts(EVP_PKEY *k, struct pkkey_rsa *out, char *why, size_t n);
 
+/* An EC key's private scalar (big-endian; dlen 0 for a public key) and public point
+ * (0x04 || X || Y), as portable_ec_import takes them. */
+struct pkkey_ec {
+    uint8_t d[66], pub[133];
+    size_t dlen, publen;
+};
+int pkkey_ec_parts(EVP_PKEY *k, struct pkkey_ec *out, char *why, size_t n);
+
+/* A DSA key's p, q, g, y and x, big-endian, as portable_dsa_import takes them. */
+struct pkkey_dsa {
+    uint8_t p[384], q[64], g[384], y[384], x[64];
+    size_t plen, qlen, glen, ylen, xlen;
+};
+int pkkey_dsa_parts(EVP_PKEY *k, struct pkkey_dsa *out, char *why, size_t n);
+
 /* DER encodings for the kernel: the private key as PKCS#8, or a self-signed X.509
  * certificate carrying the public key. malloc'd; 0, or -1 and why. */
 int pkkey_pkcs8(EVP_PKEY *k, uint8_t **der, size_t *len, char *why, size_t n);
