@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 
 #include "algo.h"
 #include "check.h"
@@ -17,6 +18,7 @@
 #include "kat.h"
 #include "pk_keys.h"
 #include "pk_openssl.h"
+#include "pk_vectors.h"
 #include "registry.h"
 #include "select.h"
 #include "shell.h"
@@ -83,11 +85,14 @@ static void test_every_impl(void)
           "(%d)", verified);
 }
 
-/* ---- Impostors: an OpenSSL row whose output or verdict is tampered with. ---- */
+/* ---- Impostors: a row (OpenSSL's or the portable one) whose output or verdict is tampered
+ * with. ---- */
+
+static const char *cur_alg, *cur_base;
 
 static const struct impl *real_of(const struct impl *fake)
 {
-    return registry_find(fake->alg, "openssl");
+    return registry_find(fake->alg, cur_base);
 }
 
 static int fake_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
@@ -103,17 +108,15 @@ static int fake_check(const struct impl *im, char *why, size_t n)
     return 0;
 }
 
-static const char *cur_alg;
-
 static void fake_cleanup(void *ctx)
 {
-    registry_find(cur_alg, "openssl")->cleanup(ctx);
+    registry_find(cur_alg, cur_base)->cleanup(ctx);
 }
 
-/* A signature or secret with one bit flipped. */
+/* A signature or secret with one bit flipped (for DER signatures: inside r). */
 static int flip_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    int rc = registry_find(cur_alg, "openssl")->op(ctx, out, in, len);
+    int rc = registry_find(cur_alg, cur_base)->op(ctx, out, in, len);
     out[2 + 5] ^= 1;
     return rc;
 }
@@ -121,20 +124,22 @@ static int flip_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 /* A verifier that accepts anything. */
 static int yes_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    registry_find(cur_alg, "openssl")->op(ctx, out, in, len);
+    registry_find(cur_alg, cur_base)->op(ctx, out, in, len);
     return 0;
 }
 
-static void impostor(const char *alg, int (*op)(void *, uint8_t *, const uint8_t *, size_t),
-                     const char *says)
+/* The row base/alg with op in place of its own must fail verification, saying says. */
+static void impostor(const char *base, const char *alg,
+                     int (*op)(void *, uint8_t *, const uint8_t *, size_t), const char *says)
 {
-    const struct impl *r = registry_find(alg, "openssl");
-    char why[300] = "", ref[64];
+    const struct impl *r = registry_find(alg, base);
+    char why[300] = "", ref[64] = "";
     if (!r || r->check(r, why, sizeof why)) {
-        UNAVAILABLE(alg, why);
+        UNAVAILABLE(alg, r ? why : "no such row");
         return;
     }
     cur_alg = alg;
+    cur_base = base;
     struct impl fake = *r;
     fake.name = "impostor";
     fake.backend = "test";
@@ -143,20 +148,126 @@ static void impostor(const char *alg, int (*op)(void *, uint8_t *, const uint8_t
     fake.op = op;
     fake.cleanup = fake_cleanup;
     int rc = kat_pk_verify(&fake, seed, ref, sizeof ref, why, sizeof why);
-    CHECK(rc == -1 && strstr(why, says), "%s impostor caught as wrong output (%d: %s)", alg, rc,
-          why);
+    CHECK(rc == -1 && strstr(why, says), "%s/%s impostor caught as wrong output (%d: %s)", alg,
+          base, rc, why);
 }
 
 static void test_impostors(void)
 {
-    impostor("rsa2048-sign", flip_op, "known answer");
-    impostor("rsa3072-sign", flip_op, "does not verify");
-    impostor("ecdsa-p256-sign", flip_op, "does not verify");
-    impostor("ed25519-sign", flip_op, "known answer");
-    impostor("ecdsa-p256-verify", yes_op, "accepts a corrupted");
-    impostor("rsa2048-verify", yes_op, "accepts a corrupted");
-    impostor("x25519", flip_op, "known answer");
-    impostor("ecdh-p256", flip_op, "differs from");
+    impostor("openssl", "rsa2048-sign", flip_op, "known answer");
+    impostor("openssl", "rsa3072-sign", flip_op, "does not verify");
+    impostor("openssl", "ed25519-sign", flip_op, "known answer");
+    impostor("openssl", "rsa2048-verify", yes_op, "accepts a corrupted");
+    impostor("openssl", "x25519", flip_op, "known answer");
+    /* ECDSA, ECDH, DSA: an OpenSSL signer has no verifier of its own name here, so only the
+     * portable reference's verify can catch it; a bad secret only the portable one's. */
+    static const char *const signers[] = { "ecdsa-p256-sign", "ecdsa-p384-sign",
+                                           "dsa2048-sign" };
+    static const char *const verifiers[] = { "ecdsa-p256-verify", "ecdsa-p384-verify",
+                                             "dsa2048-verify" };
+    for (int b = 0; b < 2; b++) {
+        const char *base = b ? "portable" : "openssl";
+        for (int i = 0; i < 3; i++) {
+            impostor(base, signers[i], flip_op, "does not verify");
+            impostor(base, verifiers[i], yes_op, "accepts a corrupted");
+        }
+        impostor(base, "ecdh-p256", flip_op, "differs from");
+    }
+}
+
+/* The OpenSSL ECDSA, ECDH and DSA rows are verified against the portable code now (issue
+ * 12: a second implementation), and the portable rows against OpenSSL's. */
+static void test_references(void)
+{
+    static const char *const algs[] = { "ecdsa-p256-sign", "ecdsa-p256-verify",
+                                         "ecdsa-p384-sign", "ecdsa-p384-verify",
+                                         "ecdh-p256",       "dsa2048-sign",
+                                         "dsa2048-verify" };
+    for (size_t i = 0; i < sizeof algs / sizeof *algs; i++)
+        for (int b = 0; b < 2; b++) {
+            const char *name = b ? "portable" : "openssl", *other = b ? "openssl" : "portable";
+            const struct impl *im = registry_find(algs[i], name);
+            char why[300] = "", ref[64] = "";
+            if (!im || im->check(im, why, sizeof why)) {
+                UNAVAILABLE(algs[i], im ? why : "no such row");
+                continue;
+            }
+            int rc = kat_pk_verify(im, seed, ref, sizeof ref, why, sizeof why);
+            CHECK(rc == 0 && !strncmp(ref, other, strlen(other)),
+                  "%s/%s verified against %s (%d, reference %s: %s)", algs[i], name, other, rc,
+                  ref, why);
+        }
+}
+
+/* ---- The standards' answers through OpenSSL (pk_vectors.h): the rows' keys come from
+ * seeds, so the RFC keys are imported and used with the rows' settings (EVP_PKEY_verify with
+ * SHA-256 set, EVP_PKEY_derive). ---- */
+
+/* DER of hex r and s by OpenSSL's own encoder; its length, 0 on failure. */
+static size_t rfc_der(const char *r, const char *s, unsigned char *out, size_t cap)
+{
+    ECDSA_SIG *sig = ECDSA_SIG_new();
+    BIGNUM *br = pkv_bn(r), *bs = pkv_bn(s);
+    unsigned char *der = NULL;
+    int len = sig && br && bs && ECDSA_SIG_set0(sig, br, bs) ? i2d_ECDSA_SIG(sig, &der) : -1;
+    if (!sig || len <= 0)
+        BN_free(br), BN_free(bs);
+    size_t n = len > 0 && (size_t)len <= cap ? (size_t)len : 0;
+    if (n)
+        memcpy(out, der, n);
+    OPENSSL_free(der);
+    ECDSA_SIG_free(sig);
+    return n;
+}
+
+/* Both RFC 6979 signatures of the key verify; each corrupted in r, or over another message,
+ * does not. */
+static void rfc_sigs(const char *source, EVP_PKEY *k, const struct sig_vec *sv)
+{
+    for (int m = 0; m < 2; m++) {
+        unsigned char sig[128], h[32];
+        size_t n = rfc_der(sv[m].r, sv[m].s, sig, sizeof sig);
+        pkkey_sha256((const uint8_t *)sv[m].msg, strlen(sv[m].msg), h);
+        CHECK(n && pkv_verify(k, sig, n, h), "%s \"%s\": OpenSSL verifies the RFC's (r, s)",
+              source, sv[m].msg);
+        sig[6] ^= 0x04;
+        CHECK(!pkv_verify(k, sig, n, h), "%s \"%s\": OpenSSL refuses r corrupted", source,
+              sv[m].msg);
+        sig[6] ^= 0x04;
+        pkkey_sha256((const uint8_t *)sv[!m].msg, strlen(sv[!m].msg), h);
+        CHECK(!pkv_verify(k, sig, n, h), "%s: OpenSSL accepts it for \"%s\"", source,
+              sv[!m].msg);
+    }
+}
+
+static void test_rfc_in_rows(void)
+{
+    for (size_t i = 0; i < sizeof ecdsa_vecs / sizeof *ecdsa_vecs; i++) {
+        const struct ecdsa_vec *v = &ecdsa_vecs[i];
+        EVP_PKEY *k = pkv_ec_key(v->bits, NULL, v->ux, v->uy);
+        CHECK(k != NULL, "%s: OpenSSL takes the public key", v->source);
+        if (k)
+            rfc_sigs(v->source, k, v->sig);
+        EVP_PKEY_free(k);
+    }
+    EVP_PKEY *d = pkv_dsa_key(dsa_vec.p, dsa_vec.q, dsa_vec.g, dsa_vec.y, NULL);
+    if (d)
+        rfc_sigs(dsa_vec.source, d, dsa_vec.sig);
+    else
+        UNAVAILABLE(dsa_vec.source, "this OpenSSL takes no DSA keys");
+    EVP_PKEY_free(d);
+    for (size_t i = 0; i < sizeof ecdh_vecs / sizeof *ecdh_vecs; i++) {
+        const struct ecdh_vec *v = &ecdh_vecs[i];
+        EVP_PKEY *a = pkv_ec_key(v->bits, v->i, v->gix, v->giy);
+        EVP_PKEY *b = pkv_ec_key(v->bits, v->r, v->grx, v->gry);
+        unsigned char z1[48], z2[48], want[48];
+        size_t l1 = a && b ? pkv_derive(a, b, z1) : 0, l2 = a && b ? pkv_derive(b, a, z2) : 0;
+        size_t wl = check_unhex(v->girx, want, sizeof want);
+        CHECK(l1 == wl && l2 == wl && !memcmp(z1, want, wl) && !memcmp(z2, want, wl),
+              "%s: OpenSSL derives g^ir's x both ways", v->source);
+        EVP_PKEY_free(a);
+        EVP_PKEY_free(b);
+    }
 }
 
 /* Known answers, directly: RFC 8032 7.1 TEST 2 through the OpenSSL row. */
@@ -412,6 +523,8 @@ int main(void)
     test_same_code();
     test_every_impl();
     test_impostors();
+    test_references();
+    test_rfc_in_rows();
     test_cli(bin ? bin : "./accelscope");
     test_csv(bin ? bin : "./accelscope");
     test_mask(bin ? bin : "./accelscope");
