@@ -226,7 +226,21 @@ static op_fn op_of(const struct algo *a)
 
 static struct impl *list;
 static size_t nlist;
-static char note[240];
+static char notes[3][200]; /* RSA; ECDSA, ECDH and DSA; Ed25519 and X25519 */
+
+static const char *note_of(const struct algo *a)
+{
+    if (!notes[0][0]) {
+        const char *w = portable_pk_wide_kind;
+        snprintf(notes[0], sizeof notes[0], "portable C (%s): measured, not recommended "
+                 "(constant-time CRT, no blinding, no check of the result)", w);
+        snprintf(notes[1], sizeof notes[1], "portable C (%s): measured, not recommended "
+                 "(constant-time fixed window, no blinding; RFC 6979 nonces)", w);
+        snprintf(notes[2], sizeof notes[2], "portable C (%s, radix 2^51): measured, not "
+                 "recommended", w);
+    }
+    return notes[!strcmp(a->family, "rsa") ? 0 : strstr(a->family, "25519") ? 2 : 1];
+}
 
 static const struct impl *impls(size_t *count)
 {
@@ -234,14 +248,12 @@ static const struct impl *impls(size_t *count)
         list = calloc(algo_count, sizeof *list);
         if (!list)
             abort();
-        snprintf(note, sizeof note, "portable C (%s): measured, not recommended (no blinding; "
-                 "RSA: no check of the result; ECDSA, DSA: RFC 6979 nonces)", portable_pk_wide_kind);
         for (size_t i = 0; i < algo_count; i++) {
             const struct algo *a = &algo_table[i];
             if (a->kind == ALGO_PKEY && op_of(a))
                 list[nlist++] = (struct impl){
                     .alg = a->id, .name = "portable", .backend = "portable", .path = PATH_C,
-                    .note = note, .ctx_size = sizeof(struct ppk), .check = check,
+                    .note = note_of(a), .ctx_size = sizeof(struct ppk), .check = check,
                     .init = init, .op = op_of(a), .cleanup = cleanup,
                 };
         }
@@ -250,6 +262,20 @@ static const struct impl *impls(size_t *count)
     return list;
 }
 
+static void describe(FILE *out)
+{
+    fprintf(out, "portable.pk rows: X25519 and Ed25519 (radix 2^51), RSA 1024-4096 (Montgomery, "
+                 "CRT), ECDSA P-256/P-384 and ECDH P-256 (complete projective formulas), DSA "
+                 "(FIPS 186-4); our C, 64x64->128 products by %s; measured, not recommended\n",
+            portable_pk_wide_kind);
+    fprintf(out, "portable.pk constant time: X25519, Ed25519 signing, RSA's private operation, "
+                 "ECDSA and DSA signing, ECDH (fixed windows, table entries read by a masked "
+                 "scan, inversions by Fermat); variable time: verification, key import; no "
+                 "blinding (OpenSSL blinds)\n");
+    fprintf(out, "portable.pk nonces: RFC 6979 (ECDSA, DSA): a message's signature repeats, "
+                 "OpenSSL's does not; they cross-verify with OpenSSL's rows before timing\n");
+}
+
 const struct backend backend_portable_pk = {
-    .name = "portable", .impls = impls,
+    .name = "portable", .impls = impls, .describe = describe,
 };
