@@ -1,15 +1,22 @@
-/* Public-key operations in portable C ("no-asm"): X25519 (RFC 7748), Ed25519 (RFC 8032) and
- * RSA PKCS#1 v1.5 signatures over SHA-256 (RFC 8017). Plain C, no asm, no intrinsics; 64x64
- * ->128-bit products use unsigned __int128 where the compiler has one, else pairs of 64-bit
- * words (wide.h; i686). Measured, not recommended: nobody reviewed this code for side
- * channels beyond what the comments say.
+/* Public-key operations in portable C ("no-asm"): X25519 (RFC 7748), Ed25519 (RFC 8032), RSA
+ * PKCS#1 v1.5 signatures over SHA-256 (RFC 8017), ECDSA over P-256 and P-384 and ECDH (FIPS
+ * 186-4, SP 800-56A) and DSA (FIPS 186-4), the last two with RFC 6979's deterministic nonces
+ * (HMAC-SHA-256). Plain C, no asm, no intrinsics; 64x64->128-bit products use unsigned
+ * __int128 where the compiler has one, else pairs of 64-bit words (wide.h; i686). Measured,
+ * not recommended: nobody reviewed this code for side channels beyond what the comments say.
  *
- * Constant time: X25519, Ed25519 key generation and signing, and the RSA private operation
- * neither branch on nor index memory by secret values (masks select; a window's table entry
- * is read by scanning the whole table). RSA signing has no blinding (OpenSSL blinds) and no
- * check of the result with the public exponent (OpenSSL checks): a portable figure is thus
- * slightly flattered, by a few percent at 2048 bits. Verification is variable time: its
- * inputs are public. So is RSA key import (once per key, outside any timed loop).
+ * Constant time (neither branch on nor index memory by secret values; masks select; a
+ * window's table entry is read by scanning the whole table): X25519; Ed25519 key generation
+ * and signing; the RSA private operation; ECDSA signing and public-key derivation, ECDH (a
+ * fixed 4-bit window over every bit of the scalar with complete addition formulas, so no case
+ * for doubling or infinity; the inversion to affine by Fermat); DSA signing (g^k by the same
+ * fixed window as RSA, k^-1 by Fermat); the RFC 6979 nonce (HMAC, and a subtraction's borrow
+ * for its range check). Branches that remain: on the nonce's range verdict (a candidate
+ * rejected, about 2^-32 for P-256) and on r or s being 0 (negligible). Not constant time:
+ * verification (its inputs are public) and key import (once per key, outside any timed loop).
+ * No blinding anywhere (OpenSSL blinds RSA, ECDSA and DSA). RSA signing has no check of the
+ * result with the public exponent (OpenSSL checks): a portable figure is thus slightly
+ * flattered, by a few percent at 2048 bits.
  *
  * Shape as agreed with pkcore, with two differences, both source compatible:
  * - portable_rsa_import's reason buffer length is named whylen (the brief's "n" collides
