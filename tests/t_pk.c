@@ -121,6 +121,16 @@ static int flip_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     return rc;
 }
 
+/* A secret flipped except for src/kat_pk.c's recorded exchange (its peer seed starts with
+ * 0x20): only the comparison with another implementation can catch it. */
+static int flip_off_kat_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    int rc = registry_find(cur_alg, cur_base)->op(ctx, out, in, len);
+    if (in[2] != 0x20)
+        out[2 + 5] ^= 1;
+    return rc;
+}
+
 /* A verifier that accepts anything. */
 static int yes_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
@@ -171,7 +181,8 @@ static void test_impostors(void)
             impostor(base, signers[i], flip_op, "does not verify");
             impostor(base, verifiers[i], yes_op, "accepts a corrupted");
         }
-        impostor(base, "ecdh-p256", flip_op, "differs from");
+        impostor(base, "ecdh-p256", flip_op, "known answer");
+        impostor(base, "ecdh-p256", flip_off_kat_op, "differs from");
     }
 }
 
