@@ -559,7 +559,7 @@ static void der_rejects(const char *name, verify_fn *v, const void *key, const u
 static void sig_rejects(const char *name, verify_fn *v, const void *key, const uint8_t *r,
                         const uint8_t *s, const uint8_t *q, size_t len, const uint8_t dig[32])
 {
-    uint8_t rc[64], sc[64], t[64], z[64] = { 0 }, d2[32], sig[2 * PORTABLE_DSIG_MAX];
+    uint8_t rc[64], sc[64], t[128], z[64] = { 0 }, d2[32], sig[2 * PORTABLE_DSIG_MAX];
     size_t rl = int_content(rc, r, len), sl = int_content(sc, s, len), n, tl;
     der_rejects(name, v, key, rc, rl, sc, sl, dig);
     memcpy(t, r, len);

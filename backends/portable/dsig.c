@@ -59,7 +59,8 @@ static void drbg_step(uint8_t k[32], uint8_t v[32], uint8_t sep, const uint8_t *
     uint8_t d[HMAC_MAX];
     memcpy(d, v, 32);
     d[32] = sep;
-    memcpy(d + 33, xe, xelen);
+    if (xelen) /* step h.3 passes none */
+        memcpy(d + 33, xe, xelen);
     hmac(k, d, 33 + xelen, k);
     hmac(k, v, 32, v);
     wipe(d, sizeof d);
