@@ -51,8 +51,8 @@ static int import_domain(struct portable_dsa *k, const uint8_t *p, size_t plen,
         return fail(why, whylen, "p must be odd, of 512 to 2048 bits");
     mont_setup(&k->p, w, pn);
     if (!qn || qn > PORTABLE_EC_LIMBS || mont_from_be(w, qn, q, qlen) || !(w[0] & 1) ||
-        qn > pn)
-        return fail(why, whylen, "q must be odd, of at most 384 bits and below p");
+        qn >= pn)
+        return fail(why, whylen, "q must be odd, of at most 384 bits (fewer words than p)");
     mont_setup(&k->q, w, qn);
     if (dsig_q_init(&dq, &k->q) || dq.bytes < 20)
         return fail(why, whylen, "q's bits must be a multiple of 8, at least 160");

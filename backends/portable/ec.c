@@ -7,8 +7,9 @@
  *
  * Constant time: scalar multiplication (a fixed 4-bit window over every bit of the scalar,
  * the table entry read by scanning all 16 with masks) and the inversion to affine (Fermat);
- * so signing, public-key derivation and ECDH. Verification and key import are variable time
- * (public inputs, or checks once per key). No blinding of the scalar or the coordinates. */
+ * so signing, public-key derivation and ECDH. Verification (u1 G + u2 Q with one chain of
+ * doublings, table entries read directly) and key import are variable time (public inputs,
+ * or checks once per key). No blinding of the scalar or the coordinates. */
 #include "pk.h"
 
 #include <stdio.h>
@@ -143,19 +144,31 @@ static void pt_dbl(const struct portable_ec *c, struct pt *o, const struct pt *p
     memcpy(o->x, x3, sizeof x3), memcpy(o->y, y3, sizeof y3), memcpy(o->z, z3, sizeof z3);
 }
 
+/* tab[i] = i p for i < 16, tab[0] the point at infinity (0 : 1 : 0). */
+static void pt_table(const struct portable_ec *c, struct pt *tab, const struct pt *p)
+{
+    memset(&tab[0], 0, sizeof tab[0]);
+    memcpy(tab[0].y, c->one, sizeof c->one);
+    tab[1] = *p;
+    for (int i = 2; i < 16; i++)
+        pt_add(c, &tab[i], &tab[i - 1], p);
+}
+
+/* The 4-bit window of scalar k at bit pos. */
+static uint64_t window(const uint64_t *k, int pos)
+{
+    return k[pos / 64] >> (pos % 64) & 15;
+}
+
 /* o = k p for a plain scalar k of the curve's words: the fixed window (see the top). */
 static void pt_mul(const struct portable_ec *c, struct pt *o, const uint64_t *k,
                    const struct pt *p)
 {
     struct pt tab[16], sel, acc;
-    memset(&tab[0], 0, sizeof tab[0]);
-    memcpy(tab[0].y, c->one, sizeof c->one); /* (0 : 1 : 0), the point at infinity */
-    tab[1] = *p;
-    for (int i = 2; i < 16; i++)
-        pt_add(c, &tab[i], &tab[i - 1], p);
+    pt_table(c, tab, p);
     acc = tab[0];
     for (int pos = (int)(64 * c->n.limbs) - 4; pos >= 0; pos -= 4) {
-        uint64_t idx = k[pos / 64] >> (pos % 64) & 15;
+        uint64_t idx = window(k, pos);
         for (int d = 0; d < 4; d++)
             pt_dbl(c, &acc, &acc);
         memset(&sel, 0, sizeof sel);
@@ -171,6 +184,24 @@ static void pt_mul(const struct portable_ec *c, struct pt *o, const uint64_t *k,
     }
     *o = acc;
     wipe(tab, sizeof tab), wipe(&sel, sizeof sel), wipe(&acc, sizeof acc);
+}
+
+/* o = a p + b q, variable time (verification: public scalars): Shamir's trick, one chain of
+ * doublings for both, the table entries read directly. */
+static void pt_mul2(const struct portable_ec *c, struct pt *o, const uint64_t *a,
+                    const struct pt *p, const uint64_t *b, const struct pt *q)
+{
+    struct pt tp[16], tq[16], acc;
+    pt_table(c, tp, p);
+    pt_table(c, tq, q);
+    acc = tp[0];
+    for (int pos = (int)(64 * c->n.limbs) - 4; pos >= 0; pos -= 4) {
+        for (int d = 0; d < 4; d++)
+            pt_dbl(c, &acc, &acc);
+        pt_add(c, &acc, &acc, &tp[window(a, pos)]);
+        pt_add(c, &acc, &acc, &tq[window(b, pos)]);
+    }
+    *o = acc;
 }
 
 /* Affine x and y of p, in Montgomery form (y may be NULL); -1 at infinity. */
@@ -289,18 +320,16 @@ static void ecdsa_r(const void *ctx, uint64_t *r, const uint64_t *k)
     wipe(&p, sizeof p);
 }
 
-/* u1 G + u2 Q: two of the constant-time multiplications (simple, if not the fastest). */
+/* u1 G + u2 Q. */
 static int ecdsa_v(const void *ctx, uint64_t *v, const uint64_t *u1, const uint64_t *u2)
 {
     const struct portable_ec *c = ctx;
-    struct pt a, b;
-    generator(c, &a);
-    pt_mul(c, &a, u1, &a);
-    memcpy(b.x, c->qx, sizeof b.x), memcpy(b.y, c->qy, sizeof b.y);
-    memcpy(b.z, c->one, sizeof b.z);
-    pt_mul(c, &b, u2, &b);
-    pt_add(c, &a, &a, &b);
-    return x_mod_n(c, v, &a);
+    struct pt g, q;
+    generator(c, &g);
+    memcpy(q.x, c->qx, sizeof q.x), memcpy(q.y, c->qy, sizeof q.y);
+    memcpy(q.z, c->one, sizeof q.z);
+    pt_mul2(c, &g, u1, &g, u2, &q);
+    return x_mod_n(c, v, &g);
 }
 
 int portable_ecdsa_sign(const struct portable_ec *k, uint8_t *sig, size_t *siglen,

@@ -81,19 +81,20 @@ void mont_bn_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned n)
     }
 }
 
-/* Big-endian bytes to exactly `limbs` words; -1 when the value needs more. */
+/* Big-endian bytes to exactly `limbs` words; -1 when the value needs more. Every byte is
+ * read the same way (the nonce candidates of dsig.c pass through here). */
 int mont_from_be(uint64_t *w, unsigned limbs, const uint8_t *b, size_t len)
 {
+    uint8_t over = 0;
     memset(w, 0, limbs * sizeof *w);
     for (size_t i = 0; i < len; i++) {
-        size_t pos = len - 1 - i; /* byte i from the least significant end */
-        if (!b[pos])
-            continue;
+        uint8_t v = b[len - 1 - i]; /* byte i from the least significant end */
         if (i / 8 >= limbs)
-            return -1;
-        w[i / 8] |= (uint64_t)b[pos] << (8 * (i % 8));
+            over |= v;
+        else
+            w[i / 8] |= (uint64_t)v << (8 * (i % 8));
     }
-    return 0;
+    return over ? -1 : 0;
 }
 
 void mont_to_be(uint8_t *b, size_t len, const uint64_t *w)

@@ -2,9 +2,9 @@
  * arithmetic modulo an odd m with R = 2^(64 m->limbs), shared by rsa.c, ec.c, dsa.c and
  * dsig.c. Internal to backends/portable/.
  *
- * Constant time (no branch on, no index by the values): everything below except mont_cmp,
- * mont_from_be (which skips zero bytes) and mont_be_bits, which are for public values and key
- * checks. Moduli are public: their word count and top zero bits may show. */
+ * Constant time (no branch on, no index by the values): everything below except mont_cmp and
+ * mont_be_bits, which are for public values and key checks, and mont_from_be's verdict (a
+ * value too long for its words). Moduli are public: their word count may show. */
 #ifndef ACCELSCOPE_PORTABLE_MONT_H
 #define ACCELSCOPE_PORTABLE_MONT_H
 

@@ -137,7 +137,7 @@ struct portable_dsa {
 };
 
 /* Big-endian p, q, g, y and x (x NULL: a public key). Checked: p and q odd, q's bits a
- * multiple of 8, q < p, 1 < g, y < p, 0 < x < q and y = g^x mod p. Not checked: that p and q
+ * multiple of 8, q of fewer 64-bit words than p, 1 < g, y < p, 0 < x < q and y = g^x mod p. Not checked: that p and q
  * are prime, q divides p - 1, g has order q. */
 int portable_dsa_import(struct portable_dsa *k, const uint8_t *p, size_t plen,
                         const uint8_t *q, size_t qlen, const uint8_t *g, size_t glen,
