@@ -5,6 +5,10 @@
 #   sh tests/bench/gcm_kernels.sh [REF_COMMIT] [bench args...]   (default ref: HEAD)
 set -e
 cd "$(dirname "$0")/../.."
+case $(uname -m) in
+x86_64) ;;
+*) echo "UNAVAILABLE: the stitched GCM kernels are x86-64 code, this is $(uname -m)"; exit 0 ;;
+esac
 ref=${1:-HEAD}
 [ $# -gt 0 ] && shift
 BUILD=build/native

@@ -6,8 +6,10 @@
  * seen around each batch) and the median of the per-repeat ratios new speed / old speed.
  * First checks that both sides give the same output and state on a few lengths.
  *   gcm_kernels_bench [-r REPEATS] [-m MS] [-b BYTES] [-g GAP] [-k 128|256]
- * GAP: bytes between the end of the input and the output (default 64; a multiple of 4096
- * makes each store 4K-alias the input)   (built by gcm_kernels.sh) */
+ * GAP: bytes between the end of the input and the output (default 64), which moves the
+ * output against the input modulo 4 KiB. Built and run by gcm_kernels.sh. GCMK_DESCRIBE=1
+ * prints the measured limits first; GCMK_NOCHECK=1 times even sides that disagree (for
+ * experiments that take instructions out of a kernel to see what they cost). */
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,13 +69,14 @@ static int have_aesni(void)
     return __get_cpuid(1, &a, &b, &c, &d) && (c & 1u << 25) && (c & 1u << 1) && (c & 1u << 9);
 }
 
-/* 0 when old and new agree on output, counter and Y for several lengths. */
-static int agree(const struct pair *p)
+/* 0 when old and new agree on output, counter and Y for several lengths up to max blocks
+ * (from counters that wrap their last 32 bits within the first groups). */
+static int agree(const struct pair *p, size_t max)
 {
     static const size_t lens[] = { 0, 8, 16, 24, 40, 64, 72, 136, 1024 };
-    uint8_t *o1 = malloc(16384), *o2 = malloc(16384);
+    uint8_t *o1 = malloc(max * 16), *o2 = malloc(max * 16);
     int bad = 0;
-    for (size_t i = 0; i < sizeof lens / sizeof lens[0] && o1 && o2; i++) {
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0] && lens[i] <= max && o1 && o2; i++) {
         struct direct_gcm_state s1 = { .ctr = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xff,
                                                  0xff, 0xff, 0xf0 + (uint8_t)i },
                                        .y = { 7 } },
@@ -102,71 +105,97 @@ static double batch(gcm_kernel k, size_t nb, double ms)
     return t * mhz * 1e6 / (double)blocks;
 }
 
+struct opts {
+    int reps, bits;
+    double ms;
+    size_t bytes, gap; /* out starts gap bytes past the end of in */
+};
+
+/* 0, or -1 with the accepted forms on stderr. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+    *o = (struct opts){ .reps = 11, .bits = 128, .ms = 40, .bytes = 16384, .gap = 64 };
+    int ok = argc % 2 == 1; /* options come in pairs */
+    for (int i = 1; ok && i + 1 < argc; i += 2) {
+        const char *f = argv[i], *v = argv[i + 1];
+        if (!strcmp(f, "-r"))
+            o->reps = atoi(v);
+        else if (!strcmp(f, "-m"))
+            o->ms = atof(v);
+        else if (!strcmp(f, "-b"))
+            o->bytes = strtoul(v, NULL, 10);
+        else if (!strcmp(f, "-g"))
+            o->gap = strtoul(v, NULL, 10);
+        else if (!strcmp(f, "-k"))
+            o->bits = atoi(v);
+        else
+            ok = 0;
+    }
+    if (ok && o->reps >= 3 && o->reps <= 64 && o->ms > 0 && o->ms <= 1000 && o->bytes >= 256 &&
+        o->bytes <= 1 << 20 && o->gap <= 1 << 20 && (o->bits == 128 || o->bits == 256))
+        return 0;
+    fprintf(stderr, "usage: gcm_kernels_bench [-r 3..64] [-m 0..1000 ms] [-b 256..1048576 bytes] "
+                    "[-g 0..1048576 bytes] [-k 128|256]\n");
+    return -1;
+}
+
+/* The keys and the buffers (in, then out gap bytes after its end). */
+static void setup(const struct opts *o)
+{
+    static const uint8_t k32[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, zero[16];
+    uint8_t h[16];
+    uint8_t *buf = aligned_alloc(4096, (2 * o->bytes + o->gap + 4095) & ~(size_t)4095);
+    if (!buf)
+        abort();
+    in = buf, out = buf + o->bytes + o->gap;
+    for (size_t i = 0; i < o->bytes; i++)
+        in[i] = (uint8_t)(i * 7 + 1);
+    direct_aes_set_encrypt_key(&key, k32, (unsigned)o->bits);
+    direct_aes_encrypt_block(&key, h, zero);
+    direct_ghash_init(&gk, h);
+    direct_ghash_shift(&gk);
+}
+
+/* Old and new timed alternately, the order swapped each repeat; one line. */
+static void time_pair(const struct pair *p, const struct opts *o)
+{
+    double co[64], cn[64], ratio[64];
+    size_t nb = o->bytes / 16;
+    for (int r = 0; r < o->reps; r++) {
+        if (r % 2)
+            cn[r] = batch(p->cur, nb, o->ms), co[r] = batch(p->old, nb, o->ms);
+        else
+            co[r] = batch(p->old, nb, o->ms), cn[r] = batch(p->cur, nb, o->ms);
+        ratio[r] = co[r] / cn[r];
+    }
+    printf("%s  old %6.2f  new %6.2f  cycles/16B   new/old speed %.3f\n", p->name,
+           bench_median(co, o->reps), bench_median(cn, o->reps), bench_median(ratio, o->reps));
+}
+
 int main(int argc, char **argv)
 {
-    int reps = 11, bits = 128;
-    double ms = 40;
-    size_t bytes = 16384, gap = 64;  /* out starts gap bytes past the end of in */
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "-r"))
-            reps = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "-m"))
-            ms = atof(argv[i + 1]);
-        else if (!strcmp(argv[i], "-b"))
-            bytes = strtoul(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "-g"))
-            gap = strtoul(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "-k"))
-            bits = atoi(argv[i + 1]);
-    }
-    if (reps < 3 || reps > 64 || bytes < 256 || bytes > (1 << 20) || (bits != 128 && bits != 256) ||
-        gap > (1 << 20)) {
-        fprintf(stderr, "gcm_kernels_bench: -r 3..64, -b 256..1048576, -g 0..1048576, -k 128 or 256\n");
+    struct opts o;
+    if (parse(argc, argv, &o))
         return 2;
-    }
     if (!have_aesni()) {
         printf("UNAVAILABLE: no AES-NI/PCLMULQDQ/SSSE3\n");
         return 0;
     }
-    static const uint8_t k16[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, zero[16];
-    uint8_t h[16];
-    static uint8_t *buf;
-    buf = aligned_alloc(4096, 2 * bytes + gap + 4096);
-    if (!buf)
-        abort();
-    in = buf, out = buf + bytes + gap;
-    for (size_t i = 0; i < bytes; i++)
-        in[i] = (uint8_t)(i * 7 + 1);
-    direct_aes_set_encrypt_key(&key, k16, (unsigned)bits);
-    direct_aes_encrypt_block(&key, h, zero);
-    direct_ghash_init(&gk, h);
-    direct_ghash_shift(&gk);
+    setup(&o);
     silicon_measure();
     if (getenv("GCMK_DESCRIBE"))
         silicon_describe(stdout);
-    printf("AES-%d, %zu bytes, out %zu bytes after in, %d repeats of ~%.0f ms each side; cycles per 16 B (median)\n",
-           bits, bytes, gap, reps, ms);
+    printf("AES-%d, %zu bytes, out %zu bytes after in, %d repeats of ~%.0f ms each side; cycles "
+           "per 16 B (median)\n", o.bits, o.bytes, o.gap, o.reps, o.ms);
     int bad = 0;
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const struct pair *p = &pairs[i];
-        if (p->vaes && !have_vaes()) {
+        if (p->vaes && !have_vaes())
             printf("%s  UNAVAILABLE: no VAES/VPCLMULQDQ/AVX2\n", p->name);
-            continue;
-        }
-        if (!getenv("GCMK_NOCHECK") && agree(p)) {
+        else if (!getenv("GCMK_NOCHECK") && agree(p, o.bytes / 16))
             bad = 1;
-            continue;
-        }
-        double co[64], cn[64], ratio[64];
-        for (int r = 0; r < reps; r++) {
-            if (r % 2)
-                cn[r] = batch(p->cur, bytes / 16, ms), co[r] = batch(p->old, bytes / 16, ms);
-            else
-                co[r] = batch(p->old, bytes / 16, ms), cn[r] = batch(p->cur, bytes / 16, ms);
-            ratio[r] = co[r] / cn[r];
-        }
-        printf("%s  old %6.2f  new %6.2f  cycles/16B   new/old speed %.3f\n", p->name,
-               bench_median(co, reps), bench_median(cn, reps), bench_median(ratio, reps));
+        else
+            time_pair(p, &o);
     }
     return bad;
 }
