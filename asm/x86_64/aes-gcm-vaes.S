@@ -86,36 +86,63 @@
 
 /* Pair \j of the group at \disp(\src) times the pair of powers at \hb+32j in the key (hsh or
  * hsh32: H^(16-2j) x, H^(15-2j) x, or 16 more; Karatsuba half-sums 256 bytes on), added to
- * the sums. \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums
- * and pair 0 takes Y. */
-.macro VGMUL j, src, disp, hb, start
+ * the sums, in four steps (\part 0..3) that VRMUL spreads between a round's VAESENCs.
+ * \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums and pair 0
+ * takes Y. */
+.macro VGMULP part, j, src, disp, hb, start
+    .if \part == 0
     vmovdqu \disp+32*\j(\src), %ymm13
     vpshufb .Lvgbswap32(%rip), %ymm13, %ymm13
     .if \j == 0 && \start
     vpxor   %ymm12, %ymm13, %ymm13
     .endif
+    .elseif \part == 1
     vpshufd $0x4e, %ymm13, %ymm15
     vpxor   %ymm13, %ymm15, %ymm15
     .if \j == 7 && \start
     vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm9
-    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm11
-    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm10
     .else
     vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm14
-    vpxor   %ymm14, %ymm9, %ymm9
+    .endif
+    .elseif \part == 2
+    .if \j == 7 && \start
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm11
+    .else
     vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm15
-    vpxor   %ymm15, %ymm11, %ymm11
+    .endif
+    .else
+    .if \j == 7 && \start
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm10
+    .else
     vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm13
+    vpxor   %ymm14, %ymm9, %ymm9
+    vpxor   %ymm15, %ymm11, %ymm11
     vpxor   %ymm13, %ymm10, %ymm10
+    .endif
     .endif
 .endm
 
+.macro VGMUL j, src, disp, hb, start
+    .irp part, 0, 1, 2, 3
+    VGMULP  \part, \j, \src, \disp, \hb, \start
+    .endr
+.endm
+
 /* Round \r (1..8) with, where \mul, the multiply of pair \j = 8 - \r (pair 0, which waits for
- * the previous reduction, last). */
+ * the previous reduction, last), its steps between the VAESENCs so that the scheduler sees
+ * VPCLMULQDQ and VAESENC mixed evenly. */
 .macro VRMUL r, j, mul, src, disp, hb, start
-    VAESR   16*\r
     .if \mul
-    VGMUL   \j, \src, \disp, \hb, \start
+    vbroadcasti128 16*\r(%rdi), %ymm8
+    vaesenc %ymm8, %ymm0, %ymm0
+    .irp s, 1, 2, 3, 4, 5, 6, 7
+    .if \s % 2                       /* step (s - 1) / 2 before the VAESENCs of pairs 1, 3, 5, 7 */
+    VGMULP  (\s - 1) / 2, \j, \src, \disp, \hb, \start
+    .endif
+    vaesenc %ymm8, %ymm\s, %ymm\s
+    .endr
+    .else
+    VAESR   16*\r
     .endif
 .endm
 

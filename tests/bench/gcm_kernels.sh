@@ -1,0 +1,26 @@
+#!/bin/sh
+# The stitched GCM kernels of this tree against those of an earlier commit, timed alternately
+# in one process (tests/bench/gcm_kernels_bench.c): the old asm/x86_64/aes-gcm-*.S are taken
+# from git with their symbols renamed direct_ -> ref_, so they never reach the shipped binary.
+#   sh tests/bench/gcm_kernels.sh [REF_COMMIT] [bench args...]   (default ref: HEAD)
+set -e
+cd "$(dirname "$0")/../.."
+case $(uname -m) in
+x86_64) ;;
+*) echo "UNAVAILABLE: the stitched GCM kernels are x86-64 code, this is $(uname -m)"; exit 0 ;;
+esac
+ref=${1:-HEAD}
+[ $# -gt 0 ] && shift
+BUILD=build/native
+make --no-print-directory -s "$BUILD/libaccelscope.a"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for f in aes-gcm-aesni aes-gcm-vaes; do
+    git show "$ref:asm/x86_64/$f.S" | sed 's/direct_aes_gcm_/ref_aes_gcm_/g' >"$work/$f.S"
+done
+flags="-std=gnu11 -O2 -D_GNU_SOURCE -iquote src -iquote asm -iquote tests"
+cc $flags -c -o "$work/a.o" "$work/aes-gcm-aesni.S"
+cc $flags -c -o "$work/v.o" "$work/aes-gcm-vaes.S"
+cc $flags -o "$work/gcm_kernels_bench" tests/bench/gcm_kernels_bench.c "$work/a.o" "$work/v.o" \
+    "$BUILD/libaccelscope.a" $(pkg-config --libs libcrypto ncursesw 2>/dev/null) -lcpuid -lpthread -lm
+"$work/gcm_kernels_bench" "$@"
