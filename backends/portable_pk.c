@@ -59,7 +59,7 @@ static int import_ec(struct ppk *x, EVP_PKEY *k, char *why, size_t n)
     int rc = pkkey_ec_parts(k, &e, why, n) ||
              portable_ec_import(&x->u.ec, x->a->key_bits, e.dlen ? e.d : NULL, e.dlen, e.pub,
                                 e.publen, why, n);
-    memset(&e, 0, sizeof e);
+    OPENSSL_cleanse(&e, sizeof e); /* a memset of a dying local is elided */
     return rc ? -1 : 0;
 }
 

@@ -261,11 +261,11 @@ static void measure(void)
         r->speedup_low = r->speedup;
         r->ok = 1;
     }
-    lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
     lim.memcpy_l1_mb_s = memcpy_mb_s(16384, 5);
     remix();
     lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     remix();
+    lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
     gcm_model(10, SILICON_BEST, &lim.gcm128);
     gcm_model(14, SILICON_BEST, &lim.gcm256);
     lim.ok = 1;

@@ -15,7 +15,8 @@
  *                well as a mixed loop shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A
  *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
  *                (1: one shared issue; separate units give t = max(A, P); the parts run in
- *                the same short windows as the mix, and s is their median); a block takes
+ *                the same short windows as the mix; s is the highest of three tries'
+ *                medians: a busy host only slows the mix); a block takes
  *                max(a, g, (a + g) / s), bound by the AES unit (a), the carry-less multiplier
  *                (g) or both (shared issue, the third term: Zen 3, where PCLMULQDQ takes an
  *                AES pipe). Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm

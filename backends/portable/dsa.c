@@ -47,7 +47,7 @@ static int import_domain(struct portable_dsa *k, const uint8_t *p, size_t plen,
     uint64_t w[PL];
     struct dsig_q dq;
     unsigned pn = p ? words(p, plen) : 0, qn = q ? words(q, qlen) : 0;
-    if (mont_be_bits(p, plen) < 512 || pn > PL || mont_from_be(w, pn, p, plen) || !(w[0] & 1))
+    if (!p || mont_be_bits(p, plen) < 512 || pn > PL || mont_from_be(w, pn, p, plen) || !(w[0] & 1))
         return fail(why, whylen, "p must be odd, of 512 to 2048 bits");
     mont_setup(&k->p, w, pn);
     if (!qn || qn > PORTABLE_EC_LIMBS || mont_from_be(w, qn, q, qlen) || !(w[0] & 1) ||

@@ -3,8 +3,10 @@
  *
  * Constant time in the private key and the nonce: HMAC, the nonce's range check (a
  * subtraction's borrow, not a comparison), k^-1 by Fermat (mont_exp's fixed window) and the
- * products mod q. Branches: only on the range check's verdict (a rejected candidate, about
- * 2^-32 for P-256, none seen for the others) and on r or s being 0. Verification is variable
+ * products mod q. Branches: only on the range check's verdict (a rejected candidate: about
+ * 2^-32 for P-256, 5 % for RFC 6979 A.2.2's q, 40 % for A.2.1's, up to half for a q drawn at
+ * random; the candidate is discarded, so the branch tells nothing of the nonce used) and on
+ * r or s being 0. Verification is variable
  * time (its inputs are public). */
 #include "dsig.h"
 
@@ -91,6 +93,7 @@ static void rfc6979_k(const struct dsig_q *g, uint64_t *k, const uint8_t *x8, co
         drbg_step(K, V, 0x00, NULL, 0); /* step h.3 */
     }
     wipe(K, sizeof K), wipe(V, sizeof V), wipe(xe, sizeof xe), wipe(t, sizeof t);
+    wipe(u, sizeof u); /* k - q: k again, given q */
 }
 
 int portable_rfc6979_k(uint8_t *k, const uint8_t *q, size_t qlen, const uint8_t *x,

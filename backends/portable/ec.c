@@ -273,10 +273,14 @@ int portable_ec_import(struct portable_ec *k, unsigned bits, const uint8_t *priv
     if (!priv && !pub)
         return fail(why, whylen, "a private scalar, a public point, or both");
     if (priv && (mont_from_be(k->d, n, priv, privlen) || mont_is_zero(k->d, n) ||
-                 mont_cmp(k->d, k->n.m, n) >= 0))
+                 mont_cmp(k->d, k->n.m, n) >= 0)) {
+        portable_ec_free(k); /* the caller frees nothing after a failed import */
         return fail(why, whylen, "the private scalar must be in [1, n - 1]");
-    if (pub && point_in(k, &q, pub, publen))
+    }
+    if (pub && point_in(k, &q, pub, publen)) {
+        portable_ec_free(k);
         return fail(why, whylen, "the public point must be 0x04 || X || Y, on the curve");
+    }
     if (priv) {
         uint64_t x[L], y[L];
         generator(k, &g);

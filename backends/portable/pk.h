@@ -12,7 +12,9 @@
  * for doubling or infinity; the inversion to affine by Fermat); DSA signing (g^k by the same
  * fixed window as RSA, k^-1 by Fermat); the RFC 6979 nonce (HMAC, and a subtraction's borrow
  * for its range check). Branches that remain: on the nonce's range verdict (a candidate
- * rejected, about 2^-32 for P-256) and on r or s being 0 (negligible). Not constant time:
+ * rejected and discarded: about 2^-32 for P-256, up to half for a DSA q) and on r or s
+ * being 0 (negligible). The i686 build's 64-bit carries are computed without comparisons
+ * (wide.h), which gcc turns into jumps there. Not constant time:
  * verification (its inputs are public) and key import (once per key, outside any timed loop).
  * No blinding anywhere (OpenSSL blinds RSA, ECDSA and DSA). RSA signing has no check of the
  * result with the public exponent (OpenSSL checks): a portable figure is thus slightly
@@ -137,8 +139,8 @@ struct portable_dsa {
 };
 
 /* Big-endian p, q, g, y and x (x NULL: a public key). Checked: p and q odd, q's bits a
- * multiple of 8, q of fewer 64-bit words than p, 1 < g, y < p, 0 < x < q and y = g^x mod p. Not checked: that p and q
- * are prime, q divides p - 1, g has order q. */
+ * multiple of 8, q of fewer 64-bit words than p, 1 < g, y < p, 0 < x < q and y = g^x mod p.
+ * Not checked: that p and q are prime, q divides p - 1, g has order q. */
 int portable_dsa_import(struct portable_dsa *k, const uint8_t *p, size_t plen,
                         const uint8_t *q, size_t qlen, const uint8_t *g, size_t glen,
                         const uint8_t *y, size_t ylen, const uint8_t *x, size_t xlen, char *why,

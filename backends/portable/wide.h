@@ -62,17 +62,25 @@ static inline wide wmul(uint64_t a, uint64_t b)
     return r;
 }
 
+/* The carry out of x + y = s from the top bits alone: a comparison (s < x) compiles to a
+ * conditional jump on i686 (gcc 12 -O2: cmpl; sbbl; jc in mont_mul), and these words are
+ * secret in signing and ECDH. */
+static inline uint64_t wcarry(uint64_t x, uint64_t y, uint64_t s)
+{
+    return ((x & y) | ((x | y) & ~s)) >> 63;
+}
+
 static inline wide wadd(wide a, wide b)
 {
     wide r = { a.lo + b.lo, a.hi + b.hi };
-    r.hi += r.lo < a.lo;
+    r.hi += wcarry(a.lo, b.lo, r.lo);
     return r;
 }
 
 static inline wide wadd64(wide a, uint64_t b)
 {
     wide r = { a.lo + b, a.hi };
-    r.hi += r.lo < b;
+    r.hi += wcarry(a.lo, b, r.lo);
     return r;
 }
 
