@@ -13,6 +13,7 @@
  * Seed of the random parts: $PORTABLE_SEED. */
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 #include <stdint.h>
@@ -688,6 +689,40 @@ static void ecdh_side(const struct ecdh_vec *v, const char *d, const char *gx, c
     CHECK(portable_ecdh(k, z, peer, 1 + 2 * len) != 0, "%s: x >= p", v->source);
 }
 
+/* A peer point written with x + p in place of x: the same point modulo p, so only the range
+ * check (SEC 1 v2 3.2.2.1: x and y in [0, p - 1]) refuses it. A small x whose point exists is
+ * found through OpenSSL (x + p then fits in the field's bytes); the canonical point must be
+ * accepted, or the refusal would prove nothing. */
+static void ecdh_noncanonical(int bits, const struct portable_ec *k)
+{
+    size_t len = (size_t)bits / 8;
+    EC_GROUP *g = EC_GROUP_new_by_curve_name(bits == 256 ? NID_X9_62_prime256v1 : NID_secp384r1);
+    EC_POINT *pt = g ? EC_POINT_new(g) : NULL;
+    BIGNUM *x = BN_new(), *y = BN_new(), *p = BN_new();
+    BN_CTX *ctx = BN_CTX_new();
+    uint8_t peer[97], z[48];
+    int found = 0;
+    if (!pt || !x || !y || !p || !ctx || !EC_GROUP_get_curve(g, p, NULL, NULL, ctx))
+        abort();
+    for (unsigned long v = 1; v < 64 && !found; v++)
+        found = BN_set_word(x, v) && EC_POINT_set_compressed_coordinates(g, pt, x, 0, ctx) &&
+                EC_POINT_get_affine_coordinates(g, pt, x, y, ctx);
+    ERR_clear_error();
+    CHECK(found, "P-%d: no point with x < 64", bits);
+    if (found) {
+        peer[0] = 0x04;
+        BN_bn2binpad(y, peer + 1 + len, (int)len);
+        BN_bn2binpad(x, peer + 1, (int)len);
+        CHECK(portable_ecdh(k, z, peer, 1 + 2 * len) == 0, "P-%d: the point (x, y) with x < 64",
+              bits);
+        CHECK(BN_add(x, x, p) && BN_num_bytes(x) == (int)len &&
+                  BN_bn2binpad(x, peer + 1, (int)len) == (int)len &&
+                  portable_ecdh(k, z, peer, 1 + 2 * len) != 0,
+              "P-%d: the same point written with x + p accepted", bits);
+    }
+    BN_CTX_free(ctx), BN_free(p), BN_free(y), BN_free(x), EC_POINT_free(pt), EC_GROUP_free(g);
+}
+
 static void ecdh_kat(void)
 {
     struct portable_ec *k = malloc(sizeof *k);
@@ -700,6 +735,7 @@ static void ecdh_kat(void)
         char why[200] = "";
         ecdh_side(v, v->i, v->gix, v->giy, v->grx, v->gry, k);
         ecdh_side(v, v->r, v->grx, v->gry, v->gix, v->giy, k);
+        ecdh_noncanonical(v->bits, k);
         unhexn(v->i, d, len);
         ec_point(g, v->grx, v->gry, len);
         CHECK(portable_ec_import(k, v->bits, d, len, g, 1 + 2 * len, why, sizeof why) != 0,

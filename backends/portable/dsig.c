@@ -168,9 +168,10 @@ static int der_get_int(const uint8_t **p, const uint8_t *end, uint8_t *v, size_t
 
 int portable_dsig_parse(const uint8_t *sig, size_t siglen, uint8_t *r, uint8_t *s, size_t len)
 {
-    const uint8_t *p = sig + 2, *end = sig + siglen;
     if (siglen < 2 || sig[0] != 0x30 || sig[1] >= 0x80 || (size_t)sig[1] + 2 != siglen)
         return -1;
+    /* Pointers formed only once the buffer is known to hold the header (C11 6.5.6p8). */
+    const uint8_t *p = sig + 2, *end = sig + siglen;
     if (der_get_int(&p, end, r, len) || der_get_int(&p, end, s, len) || p != end)
         return -1;
     return 0;
