@@ -36,7 +36,10 @@ struct engine_job {
                          * RES_ERROR "no undisturbed sample" (unpaced always does this) */
 };
 
-#define ENGINE_DEFAULT_SECONDS 0.3
+/* --time's default: the default run (every algorithm at six sizes, about 420 cells on an x86
+ * machine with every path) in under 90 s, a third of it overhead (start-up, warm-up before
+ * each round). At 0.3 it took 157 s. */
+#define ENGINE_DEFAULT_SECONDS 0.15
 #define ENGINE_MIN_SAMPLES 5
 /* engine_run(): rounds in all, in units of job->samples, before giving up on getting
  * job->samples undisturbed ones. */

@@ -42,7 +42,7 @@ void cmd_usage(FILE *o)
 "                         a list (1,2,4,all: all = the CPUs this process may use) makes\n"
 "                         a cell per count and a scaling table (default 1)\n"
 "  -T, --time SECONDS     timed seconds per cell, a budget the cells of one algorithm and size\n"
-"                         share (0.01 to 600; default 0.3); a cell stops early once its\n"
+"                         share (0.01 to 600; default 0.15); a cell stops early once its\n"
 "                         figure and its xN are known to +-2 %, and takes 48 rounds at most\n"
 "  -d, --decrypt          measure the decrypt direction of ciphers and AEADs\n"
 "  -c, --csv FILE|-       write one row per measurement (RFC 4180); '-' = standard output\n"

@@ -6,7 +6,7 @@
 
 #include "app.h"
 
-/* Interactive: the whole default selection in about a minute (run's default is 0.3 s). */
+/* Interactive: the whole default selection in about a minute (run's default is 0.15 s). */
 #define APP_SECONDS 0.1
 
 static void on_event(struct session *s, enum session_event ev, size_t cell, void *arg)
