@@ -136,18 +136,18 @@ static void aggregate(struct engine *e, int all_if_none)
     stats_summarize(ptr, n, n ? rounds : 0, e->r.cycle_clock, all_if_none, &e->r);
 }
 
-/* The user and system time and the other CPUs' ticks at the end are optional (older
- * workers, scripted tests). */
+/* The user and system time, the other CPUs' and the SMT siblings' ticks at the end are
+ * optional (older workers, scripted tests). */
 static int parse_sample(const char *s, struct stats_sample *x, struct offload_evidence *off)
 {
     unsigned long long v[9], u = 0, sys = 0;
-    x->others_user = x->others_ticks = -1;
+    x->others_user = x->others_ticks = x->sib_user = x->sib_ticks = -1;
     x->moved = 0;
     int k = sscanf(s, "%llu %llu %llu %llu %llu %ld %ld %llu %llu %lf %lf %lf %lf %llu %llu %lld "
-                   "%lld %d", &v[0], &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal, &v[5],
-                   &v[6], &x->mhz0, &x->mhz1, &x->vrate0, &x->vrate1, &u, &sys, &x->others_user,
-                   &x->others_ticks, &x->moved);
-    if (k != 13 && k != 15 && k != 18)
+                   "%lld %d %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal,
+                   &v[5], &v[6], &x->mhz0, &x->mhz1, &x->vrate0, &x->vrate1, &u, &sys,
+                   &x->others_user, &x->others_ticks, &x->moved, &x->sib_user, &x->sib_ticks);
+    if (k != 13 && k != 15 && k != 18 && k != 20)
         return -1;
     off->user_ns += u;
     off->sys_ns += sys;

@@ -11,9 +11,23 @@
 
 void procstat_parse(const char *text, int cpu, struct procstat *r)
 {
+    procstat_parse_sib(text, cpu, NULL, 0, r);
+}
+
+static int is_sibling(int id, const int *sib, int nsib)
+{
+    for (int i = 0; i < nsib; i++)
+        if (sib[i] == id)
+            return 1;
+    return 0;
+}
+
+void procstat_parse_sib(const char *text, int cpu, const int *sib, int nsib, struct procstat *r)
+{
     memset(r, 0, sizeof *r);
     r->steal_mine = r->steal_all = r->others_user = r->others_total = -1;
-    long long user = 0, total = 0;
+    r->sib_user = r->sib_total = -1;
+    long long user = 0, total = 0, suser = 0, stotal = 0;
     int mine = 0;
     /* Only whole lines: a read that filled its buffer ends in the middle of one. */
     for (const char *line = text, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
@@ -35,15 +49,80 @@ void procstat_parse(const char *text, int cpu, struct procstat *r)
             mine = 1;
             continue;
         }
+        long long u = (long long)(v[0] + v[1]);
+        long long t = (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
         r->others++;
         r->others_ids += id;
-        user += (long long)(v[0] + v[1]);
-        total += (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
+        user += u;
+        total += t;
+        if (is_sibling(id, sib, nsib)) {
+            r->sibs++;
+            suser += u;
+            stotal += t;
+        }
     }
     /* Without the worker's own line (sched_getcpu() failed, a container renumbering the
      * lines), its own time would be counted as the others'. */
     if (r->others && mine)
         r->others_user = user, r->others_total = total;
+    if (r->sibs && mine)
+        r->sib_user = suser, r->sib_total = stotal;
+}
+
+void procstat_sib_delta(const struct procstat *a, const struct procstat *b, long long *user,
+                        long long *total)
+{
+    *user = *total = -1;
+    if (a->sib_total < 0 || b->sib_total < 0 || a->sibs != b->sibs)
+        return;
+    *user = b->sib_user - a->sib_user;
+    *total = b->sib_total - a->sib_total;
+}
+
+int procstat_cpulist(const char *text, int self, int *ids, int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p && *p != '\n') {
+        char *end;
+        long lo = strtol(p, &end, 10), hi;
+        if (end == p || lo < 0)
+            return -1;
+        p = end;
+        hi = lo;
+        if (*p == '-') {
+            hi = strtol(p + 1, &end, 10);
+            if (end == p + 1 || hi < lo || hi - lo > 4096)
+                return -1;
+            p = end;
+        }
+        for (long c = lo; c <= hi; c++)
+            if (c != self && n < max)
+                ids[n++] = (int)c;
+        if (*p == ',')
+            p++;
+        else if (*p && *p != '\n')
+            return -1;
+    }
+    return n;
+}
+
+int procstat_siblings(int cpu, int *ids, int max)
+{
+    char path[96], text[256];
+    if (cpu < 0)
+        return -1;
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+             cpu);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t k = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (k <= 0)
+        return -1;
+    text[k] = 0;
+    return procstat_cpulist(text, cpu, ids, max);
 }
 
 void procstat_others_delta(const struct procstat *a, const struct procstat *b,

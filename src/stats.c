@@ -93,21 +93,33 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
     return why;
 }
 
-int stats_shared(const struct stats_sample *s)
+static int mostly_busy(long long user, long long ticks)
 {
-    return s->others_ticks > 0 && s->others_user >= 0 && 2 * s->others_user > s->others_ticks;
+    return ticks > 0 && user >= 0 && 2 * user > ticks;
 }
 
-/* One worker: its samples, summed, ran beside programs on the other CPUs most of the time
- * (stats_shared over the whole cell: it also sees samples shorter than a tick). */
+int stats_shared(const struct stats_sample *s)
+{
+    return mostly_busy(s->others_user, s->others_ticks) || mostly_busy(s->sib_user, s->sib_ticks);
+}
+
+/* One worker: its samples, summed, ran beside programs on the other CPUs (or on its core's
+ * siblings) most of the time (stats_shared over the whole cell: it also sees samples shorter
+ * than a tick). */
 static int cell_shared(const struct stats_sample *s, int rounds)
 {
-    struct stats_sample sum = { .others_user = 0, .others_ticks = 0 };
-    for (int i = 0; i < rounds; i++)
+    struct stats_sample sum = { .others_user = 0, .others_ticks = 0, .sib_user = 0,
+                                .sib_ticks = 0 };
+    for (int i = 0; i < rounds; i++) {
         if (s[i].others_ticks >= 0 && s[i].others_user >= 0) {
             sum.others_user += s[i].others_user;
             sum.others_ticks += s[i].others_ticks;
         }
+        if (s[i].sib_ticks >= 0 && s[i].sib_user >= 0) {
+            sum.sib_user += s[i].sib_user;
+            sum.sib_ticks += s[i].sib_ticks;
+        }
+    }
     return stats_shared(&sum);
 }
 

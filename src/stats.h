@@ -19,6 +19,8 @@ struct stats_sample {
     long long others_user;   /* /proc/stat ticks the other CPUs spent running programs (user,
                               * nice) during the sample; -1 unknown (see worker.c) */
     long long others_ticks;  /* all their ticks during it; -1 unknown */
+    long long sib_user;      /* the same for the SMT siblings of its CPU alone; -1 unknown or */
+    long long sib_ticks;     /* none (no SMT, no sysfs) */
     int moved;               /* the worker changed CPU between warm-up and the sample's end */
 };
 
@@ -69,7 +71,9 @@ double stats_sample_mhz(const struct stats_sample *s, int vec);
  * judged too (stats_summarize), for samples shorter than a tick. Not for -t N, whose other
  * CPUs run the cell's own workers. For one worker, a sample that moved to another CPU is
  * disturbed as well: it lost its warmed caches, and beside a co-runner the scheduler moves
- * it most. */
+ * it most. The worker's SMT siblings (the other hardware threads of its core) are judged on
+ * their own by the same rule: one busy sibling among 63 idle CPUs leaves the average far
+ * below half, yet it shares the core's execution units with the sample. */
 int stats_shared(const struct stats_sample *s);
 
 /* The disturbance mask of one sample. median_mhz / median_vrate: the median probes of the

@@ -434,6 +434,8 @@ struct timed {
     int stat_fd;      /* /proc/stat, for steal and the other CPUs; -1 where unreadable */
     char *stat_buf;   /* its text, read around each sample */
     size_t stat_size;
+    int sib_cpu;      /* the CPU whose SMT siblings sib[] holds; -1 none looked up yet */
+    int sib[PROCSTAT_MAX_SIBLINGS], nsib;
     int taken;        /* samples so far */
     int inject;       /* test only: the sample to report as disturbed, -1 for none */
 };
@@ -492,6 +494,7 @@ static int timed_open(struct timed *tm, const struct job *j)
     cycles_open(&tm->cyc);
     tm->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
     tm->stat_buf = procstat_buffer(&tm->stat_size);
+    tm->sib_cpu = -1;
     const char *f = getenv("ACCELSCOPE_TEST_FAULTS"), *d = getenv("ACCELSCOPE_TEST_DISTURB");
     tm->inject = f && !strcmp(f, "1") && d ? atoi(d) : -1;
     return 0;
@@ -508,12 +511,18 @@ static void timed_close(struct timed *tm)
     free(tm->out);
 }
 
-/* /proc/stat as seen from `cpu` (procstat.h); everything unknown where unreadable. */
-static void stat_read(const struct timed *tm, int cpu, struct procstat *r)
+/* /proc/stat as seen from `cpu` (procstat.h); everything unknown where unreadable. Its SMT
+ * siblings are looked up in sysfs once per CPU the worker is seen on (a pinned worker: once). */
+static void stat_read(struct timed *tm, int cpu, struct procstat *r)
 {
+    if (cpu != tm->sib_cpu) {
+        int n = procstat_siblings(cpu, tm->sib, PROCSTAT_MAX_SIBLINGS);
+        tm->nsib = n > 0 ? n : 0;
+        tm->sib_cpu = cpu;
+    }
     ssize_t k = tm->stat_fd >= 0 ? pread(tm->stat_fd, tm->stat_buf, tm->stat_size - 1, 0) : -1;
     tm->stat_buf[k > 0 ? k : 0] = 0;
-    procstat_parse(tm->stat_buf, cpu, r);
+    procstat_parse_sib(tm->stat_buf, cpu, tm->sib, tm->nsib, r);
 }
 
 /* Where the system stands around a sample: disturbance counters and clock probes. */
@@ -525,7 +534,7 @@ struct probe {
 };
 
 /* The counters around a sample; after it (clocks_first), the probes before them. */
-static void probe_take(const struct timed *tm, struct probe *p, int clocks_first)
+static void probe_take(struct timed *tm, struct probe *p, int clocks_first)
 {
     struct rusage u;
     if (clocks_first)
@@ -617,18 +626,20 @@ static int take_sample(struct timed *tm, uint64_t start)
         return -1;
     /* The other CPUs are one set only when the worker stayed on its CPU; a move is said
      * as such (for one worker, a disturbance of its own: stats.c). */
-    long long ouser = -1, ototal = -1;
-    if (p0.cpu == p1.cpu)
+    long long ouser = -1, ototal = -1, suser = -1, stotal = -1;
+    if (p0.cpu == p1.cpu) {
         procstat_others_delta(&p0.st, &p1.st, &ouser, &ototal);
+        procstat_sib_delta(&p0.st, &p1.st, &suser, &stotal);
+    }
     say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu %lld %lld "
-        "%d",
+        "%d %lld %lld",
         (unsigned long long)ops, (unsigned long long)(ops * tm->op_bytes),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
         (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate,
         (unsigned long long)(tv_ns(u1.ru_utime) - tv_ns(u0.ru_utime)),
         (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)), ouser, ototal,
-        p0.cpu != p1.cpu);
+        p0.cpu != p1.cpu, suser, stotal);
     return 0;
 }
 

@@ -262,7 +262,7 @@ static void test_scripted_all_disturbed(const char *bin)
           r.rounds, r.disturbed, r.mb_per_s, r.quality);
 }
 
-/* The co-runner rule end to end, through the 18-field sample line: round 2 ran while the
+/* The co-runner rule end to end, through the 18- and 20-field sample lines: round 2 ran while the
  * other CPUs were busy in user programs (2 of 2 ticks), round 4 moved to another CPU; both
  * are disturbed for one worker, and the others (1 of 2 ticks busy) are not. */
 static void test_scripted_shared(const char *bin)
@@ -279,6 +279,16 @@ static void test_scripted_shared(const char *bin)
     CHECK(r.status == RES_OK && r.rounds == 5 && r.disturbed == 0,
           "scripted -t 2: the same lines disturb nothing (its other CPU is its own worker's; "
           "%d + %d)", r.rounds, r.disturbed);
+    /* The 20-field line: round 2's SMT sibling was busy (2 of 2 ticks) while the other CPUs
+     * as a whole were not (2 of 126); round 3 had no siblings to tell (-1 -1). */
+    static const char sib_script[] = PACED_SCRIPT("",
+        "case $r in 3) o='2 126 0 2 2' ;; 5) o='2 126 0 -1 -1' ;; *) o='2 126 0 0 2' ;; esac\n"
+        "       echo \"sample 1 100000000 1000000000 1000000000 0 0 0 ${r}000000000 ${r}500000000"
+        " 0 0 0 0 1000000000 0 $o\"");
+    r = scripted(bin, sib_script, 1);
+    CHECK(r.status == RES_OK && r.rounds == 4 && r.disturbed == 1,
+          "scripted: the round beside a busy SMT sibling is disturbed, the others not (status "
+          "%d: %s; %d + %d)", r.status, r.reason, r.rounds, r.disturbed);
 }
 
 static void test_cancel(void)

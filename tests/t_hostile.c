@@ -221,19 +221,24 @@ static void worker_others(void)
         UNAVAILABLE("the other CPUs' ticks", "needs /proc/stat, two CPUs and CPU 0 usable");
         return;
     }
+    int sib[PROCSTAT_MAX_SIBLINGS], nsib = procstat_siblings(0, sib, PROCSTAT_MAX_SIBLINGS);
     int rc = sh3("timeout 20", "__worker md5 portable 16 0 0.05 5 0", NULL), good = 0;
     for (const char *p = strstr(out, "sample "); p; p = strstr(p + 1, "\nsample ")) {
-        long long u, t;
+        long long u, t, su, st_;
         int moved, k = 0;
-        const char *end = strchr(p + 1, '\n'), *q = end;
-        for (; q > p && k < 3; q--) /* the line's last three fields */
-            k += q[-1] == ' ';
-        if (k == 3 && sscanf(q + 1, "%lld %lld %d", &u, &t, &moved) == 3 && u >= 0 && t >= 0 &&
-            u <= t && moved == 0)
+        const char *q = p + (*p == '\n') + strlen("sample ");
+        for (; *q && *q != '\n' && k < 15; q++) /* after the 15 fields before them */
+            k += *q == ' ';
+        /* then the others' user and all ticks, moved, the SMT siblings' user and all ticks:
+         * -1 -1 without siblings, else read like the others' */
+        if (k == 15 && sscanf(q, "%lld %lld %d %lld %lld", &u, &t, &moved, &su, &st_) == 5 &&
+            u >= 0 && t >= 0 && u <= t && moved == 0 &&
+            (nsib > 0 ? su >= 0 && st_ >= 0 && su <= st_ : su == -1 && st_ == -1))
             good++;
     }
     CHECK(rc == 0 && good == 5, "__worker pinned to CPU 0: every sample has the other CPUs' "
-          "ticks (%d of 5 good; exit %d): %.400s", good, rc, out);
+          "ticks and its SMT siblings' (%d siblings; %d of 5 good; exit %d): %.400s", nsib,
+          good, rc, out);
 }
 
 /* Defect 8: the hidden worker entry point validates its arguments like run does. */

@@ -78,9 +78,53 @@ static void test_delta(void)
     CHECK(u == -1 && t == -1, "cpu10 offline, cpu9 online: not one set, unknown");
 }
 
+/* SMT siblings: sysfs' cpulist format, and the siblings' ticks told from the other CPUs'. */
+static void test_siblings(void)
+{
+    int ids[PROCSTAT_MAX_SIBLINGS];
+    CHECK(procstat_cpulist("0,64\n", 0, ids, 8) == 1 && ids[0] == 64, "0,64 from cpu0: 64");
+    CHECK(procstat_cpulist("2-3\n", 3, ids, 8) == 1 && ids[0] == 2, "2-3 from cpu3: 2");
+    CHECK(procstat_cpulist("0-1,8-9\n", 9, ids, 8) == 3 && ids[0] == 0 && ids[1] == 1 &&
+              ids[2] == 8, "0-1,8-9 from cpu9: 0 1 8");
+    CHECK(procstat_cpulist("5\n", 5, ids, 8) == 0, "no SMT: none");
+    CHECK(procstat_cpulist("0-7", 0, ids, 3) == 3, "at most max");
+    CHECK(procstat_cpulist("0-x\n", 0, ids, 8) == -1 && procstat_cpulist("3-1", 0, ids, 8) == -1 &&
+              procstat_cpulist("a", 0, ids, 8) == -1 && procstat_cpulist("0-99999", 0, ids, 8) == -1,
+          "malformed lists refused");
+    int n = procstat_siblings(0, ids, PROCSTAT_MAX_SIBLINGS);
+    CHECK(n >= -1 && n <= PROCSTAT_MAX_SIBLINGS, "cpu0's siblings on this machine: %d", n);
+    CHECK(procstat_siblings(-1, ids, 8) == -1, "no CPU: unknown");
+
+    struct procstat a, b;
+    const int sib10[] = { 10 };
+    long long u, t;
+    procstat_parse_sib(reading, 1, sib10, 1, &a);
+    CHECK(a.sibs == 1 && a.sib_user == 305 && a.sib_total == 2407,
+          "cpu1's sibling cpu10 alone (%d, %lld, %lld)", a.sibs, a.sib_user, a.sib_total);
+    CHECK(a.others == 2 && a.others_user == 605, "the others still all of them (%lld)",
+          a.others_user);
+    procstat_parse_sib("cpu  0 0 0 0 0 0 0 0 0 0\n"
+                       "cpu0 300 0 60 2002 20 0 10 2 0 0\n"
+                       "cpu1 400 5 70 1002 10 0 10 3 0 0\n"
+                       "cpu10 302 5 70 2000 20 0 10 2 0 0\n", 1, sib10, 1, &b);
+    procstat_sib_delta(&a, &b, &u, &t);
+    CHECK(u == 2 && t == 2, "the sibling busy both ticks (%lld of %lld)", u, t);
+    procstat_others_delta(&a, &b, &u, &t);
+    CHECK(u == 2 && t == 4, "the others together: half (%lld of %lld)", u, t);
+    procstat_parse(reading, 1, &a);
+    procstat_sib_delta(&a, &b, &u, &t);
+    CHECK(a.sib_total == -1 && u == -1 && t == -1, "without siblings: unknown");
+    const int sib7[] = { 7 };
+    procstat_parse_sib(reading, 1, sib7, 1, &a);
+    CHECK(a.sibs == 0 && a.sib_total == -1, "a sibling without a line: unknown");
+    procstat_parse_sib(reading, 7, sib10, 1, &a);
+    CHECK(a.sib_total == -1, "the worker's CPU without a line: unknown");
+}
+
 int main(void)
 {
     test_parse();
     test_delta();
+    test_siblings();
     return check_done();
 }

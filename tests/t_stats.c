@@ -180,6 +180,14 @@ static void test_shared(void)
     CHECK(!stats_shared(&x), "six idle ticks: not shared");
     x.others_user = 4, x.others_ticks = 6;
     CHECK(stats_shared(&x), "four busy ticks of six: shared");
+    /* 64 CPUs: one busy SMT sibling, the other 62 idle, two ticks each. */
+    x.others_user = 2, x.others_ticks = 126;
+    x.sib_user = 2, x.sib_ticks = 2;
+    CHECK(stats_shared(&x), "the core's sibling busy, the others' average low: shared");
+    x.sib_user = 0;
+    CHECK(!stats_shared(&x), "the sibling idle, one other CPU busy: not shared");
+    x.sib_user = x.sib_ticks = -1;
+    CHECK(!stats_shared(&x), "siblings unknown (no SMT): the others decide");
 
     double mb[] = { 1000, 1002, 1001, 998, 1001, 999, 1000 };
     struct stats_sample s[7], t[7];
@@ -220,6 +228,15 @@ static void test_shared(void)
         u[i].others_user = 0;
     stats_summarize(eleven, 1, 11, "none", 0, &r);
     CHECK(r.quality == RESULT_QUIET && r.disturbed == 0, "beside idle CPUs: quiet");
+    /* The same with a busy SMT sibling, seen in sub-tick samples only, among idle others. */
+    for (int i = 0; i < 11; i++) {
+        u[i].others_ticks = 63 * (i % 3 == 0), u[i].others_user = i % 3 == 0;
+        u[i].sib_ticks = u[i].sib_user = i % 3 == 0;
+    }
+    stats_summarize(eleven, 1, 11, "none", 0, &r);
+    CHECK(r.rounds == 7 && r.disturbed == 4 && r.quality == RESULT_NOISY,
+          "a busy sibling among 63 idle CPUs: 4 rounds disturbed, the cell noisy (%d + %d, "
+          "quality %d)", r.rounds, r.disturbed, r.quality);
 }
 
 /* -t 2: the cell's figure is the sum of the workers' medians, its interval the sum of
