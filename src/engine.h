@@ -7,7 +7,8 @@
  *   FINISHED. Failures, the watchdog and engine_cancel() finish from any state.
  * A round is one timed sample of every worker, their windows started together: the workers
  * wait on their stdin, and `go <t0>` gives them all one CLOCK_MONOTONIC start instant 3 ms
- * ahead. The figures in the result come from the undisturbed rounds
+ * ahead (one worker gets a plain `go` and warms up for worker.c's WARM_NS from its own
+ * wake-up). The figures in the result come from the undisturbed rounds
  * (src/stats.h); the scheduler asks stats_enough() after each round and retakes the rest.
  * Not paced (job->paced = 0, as older callers), the engine takes job->samples rounds itself,
  * within --time as before, and gives a figure (noisy) even when every round was disturbed. */

@@ -79,27 +79,36 @@ void procstat_sib_delta(const struct procstat *a, const struct procstat *b, long
     *total = b->sib_total - a->sib_total;
 }
 
+/* A CPU number of the list at *p: digits only (no sign, no blank), below 1 << 20. */
+static int cpu_number(const char **p)
+{
+    long v = 0;
+    if (**p < '0' || **p > '9')
+        return -1;
+    for (; **p >= '0' && **p <= '9'; (*p)++)
+        if ((v = v * 10 + (**p - '0')) >= 1 << 20)
+            return -1;
+    return (int)v;
+}
+
 int procstat_cpulist(const char *text, int self, int *ids, int max)
 {
     int n = 0;
     const char *p = text;
     while (*p && *p != '\n') {
-        char *end;
-        long lo = strtol(p, &end, 10), hi;
-        if (end == p || lo < 0)
+        int lo = cpu_number(&p), hi = lo;
+        if (lo < 0)
             return -1;
-        p = end;
-        hi = lo;
         if (*p == '-') {
-            hi = strtol(p + 1, &end, 10);
-            if (end == p + 1 || hi < lo || hi - lo > 4096)
+            p++;
+            hi = cpu_number(&p);
+            if (hi < lo || hi - lo > 4096)
                 return -1;
-            p = end;
         }
-        for (long c = lo; c <= hi; c++)
+        for (int c = lo; c <= hi; c++)
             if (c != self && n < max)
-                ids[n++] = (int)c;
-        if (*p == ',')
+                ids[n++] = c;
+        if (*p == ',' && p[1] >= '0' && p[1] <= '9')
             p++;
         else if (*p && *p != '\n')
             return -1;

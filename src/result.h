@@ -60,8 +60,9 @@ struct result {
                              * adds/s: compare within a machine only; 0 where not measured */
     int quality;            /* enum result_quality */
     int corun;              /* one worker, and its rounds together ran beside programs busy
-                             * on the other CPUs (stats.h stats_shared): noisy whatever its
-                             * interval, and so is any xN made from it */
+                             * on the other CPUs or on its core's SMT siblings (stats.h
+                             * stats_shared): noisy whatever its interval, and so is any xN
+                             * made from it */
     double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
                              * (summed over all rounds taken); 100 for one worker */
     double sys_pct;         /* system time in % of the timed windows' CPU time; -1 unknown */

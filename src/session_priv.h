@@ -69,7 +69,8 @@ int sched_timeout_ms(const struct session *s);
 long sched_current(const struct session *s); /* the cell sampling or starting; -1 none */
 /* A sample lasts --time / SCHED_SAMPLES: short samples make many pairs within the budget and
  * pairs close in time (the VM's speed moves within a second); each round also costs the
- * worker's warm-up (engine.c GO_LEAD_NS), so not shorter. */
+ * worker's warm-up (engine.c GO_LEAD_NS for -t N, worker.c WARM_NS for one worker), so not
+ * shorter. */
 #define SCHED_SAMPLES 16
 #define SCHED_ROUND_CAP 48 /* rounds at most, disturbed ones too (a machine never settling) */
 #if SCHED_ROUND_CAP > RESULT_MAX_ROUNDS

@@ -11,9 +11,11 @@
  *             SECONDS/SAMPLES (untimed)
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before> <vrate_after>
- *                    <user_ns> <sys_ns> <others_user> <others_ticks> <moved>
+ *                    <user_ns> <sys_ns> <others_user> <others_ticks> <moved> <sib_user>
+ *                    <sib_ticks>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
- *             when given, the engine's barrier for -t N, after a short settle otherwise)
+ *             when given, the engine's barrier for -t N, after a WARM_NS settle otherwise:
+ *             one worker's rounds)
  *     quit or end of input -> done, exit 0
  * or, instead of a figure: unavailable|wrong|error <reason>.
  * In a sample line: nivcsw = involuntary context switches during it (getrusage); steal =
@@ -512,7 +514,8 @@ static void timed_close(struct timed *tm)
 }
 
 /* /proc/stat as seen from `cpu` (procstat.h); everything unknown where unreadable. Its SMT
- * siblings are looked up in sysfs once per CPU the worker is seen on (a pinned worker: once). */
+ * siblings are looked up in sysfs whenever the worker is seen on another CPU than last time
+ * (a pinned worker: once; an unpinned one after each move, outside the timed window). */
 static void stat_read(struct timed *tm, int cpu, struct procstat *r)
 {
     if (cpu != tm->sib_cpu) {

@@ -291,6 +291,29 @@ static void test_scripted_shared(const char *bin)
           "%d: %s; %d + %d)", r.status, r.reason, r.rounds, r.disturbed);
 }
 
+/* One worker's rounds start on a plain `go` (it warms up for WARM_NS from its own wake-up);
+ * several workers' on `go <t0>`, one start instant for all. A worker given the other form
+ * says an error, and the cell fails. */
+static void test_go_forms(const char *bin)
+{
+#define GO_FORM(test)                                                                         \
+    PACED_SCRIPT("", "if " test "; then echo \"sample 1 100000000 1000000000 1000000000 0 0 0" \
+                 " ${r}000000000 ${r}500000000 0 0 0 0\"; else echo \"error got '$cmd'\"; fi")
+    static const char plain[] = GO_FORM("[ \"$cmd\" = go ]");
+    static const char at[] = GO_FORM("[ \"${cmd#go }\" -gt 0 ] 2>/dev/null");
+#undef GO_FORM
+    struct result r = scripted(bin, plain, 1);
+    CHECK(r.status == RES_OK && r.rounds == 5, "one worker: plain go (status %d: %s)", r.status,
+          r.reason);
+    r = scripted(bin, at, 2);
+    CHECK(r.status == RES_OK && r.rounds == 5, "-t 2: go <t0> (status %d: %s)", r.status,
+          r.reason);
+    r = scripted(bin, at, 1);
+    CHECK(r.status == RES_ERROR && strstr(r.reason, "got 'go'"),
+          "the check can fail: one worker given a start instant is what the script refuses "
+          "(status %d: %s)", r.status, r.reason);
+}
+
 static void test_cancel(void)
 {
     const struct impl *im = registry_find("sha256", "openssl");
@@ -596,6 +619,7 @@ int main(void)
     test_scripted_disturbed(bin);
     test_scripted_all_disturbed(bin);
     test_scripted_shared(bin);
+    test_go_forms(bin);
     test_cancel();
     test_paced_states();
     test_idle_not_hung();

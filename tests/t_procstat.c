@@ -88,11 +88,17 @@ static void test_siblings(void)
               ids[2] == 8, "0-1,8-9 from cpu9: 0 1 8");
     CHECK(procstat_cpulist("5\n", 5, ids, 8) == 0, "no SMT: none");
     CHECK(procstat_cpulist("0-7", 0, ids, 3) == 3, "at most max");
-    CHECK(procstat_cpulist("0-x\n", 0, ids, 8) == -1 && procstat_cpulist("3-1", 0, ids, 8) == -1 &&
-              procstat_cpulist("a", 0, ids, 8) == -1 && procstat_cpulist("0-99999", 0, ids, 8) == -1,
-          "malformed lists refused");
+    static const char *const bad[] = { "0-x\n", "3-1", "a", "0-99999", " 1", "+1", "0, 1",
+                                       "0,", "9223372036854775807", "4294967296", "1-" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(procstat_cpulist(bad[i], 0, ids, 8) == -1, "malformed list '%s' refused", bad[i]);
+    /* This machine's cpu0: its list read when sysfs has one (-1 only without it). */
     int n = procstat_siblings(0, ids, PROCSTAT_MAX_SIBLINGS);
-    CHECK(n >= -1 && n <= PROCSTAT_MAX_SIBLINGS, "cpu0's siblings on this machine: %d", n);
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "r");
+    CHECK(f ? n >= 0 : n == -1, "cpu0's siblings on this machine: %d (%s)", n,
+          f ? "sysfs has them" : "no sysfs list");
+    if (f)
+        fclose(f);
     CHECK(procstat_siblings(-1, ids, 8) == -1, "no CPU: unknown");
 
     struct procstat a, b;
@@ -114,6 +120,11 @@ static void test_siblings(void)
     procstat_parse(reading, 1, &a);
     procstat_sib_delta(&a, &b, &u, &t);
     CHECK(a.sib_total == -1 && u == -1 && t == -1, "without siblings: unknown");
+    /* The worker moved between the readings: another core's siblings (none here). */
+    procstat_parse_sib(reading, 1, sib10, 1, &a);
+    procstat_parse_sib(reading, 0, NULL, 0, &b);
+    procstat_sib_delta(&a, &b, &u, &t);
+    CHECK(u == -1 && t == -1, "siblings on one reading only: unknown");
     const int sib7[] = { 7 };
     procstat_parse_sib(reading, 1, sib7, 1, &a);
     CHECK(a.sibs == 0 && a.sib_total == -1, "a sibling without a line: unknown");
