@@ -429,7 +429,9 @@ static void on_stop(struct session *s, enum session_event ev, size_t k, void *ar
         if (result_comparable(&x->r) && x->r.nround > 0 && (!slow || x->r.mb_per_s < slow->r.mb_per_s))
             slow = x;
     }
-    int spent = c->r.nround >= SCHED_ROUND_CAP || used >= seen->budget * (double)shares;
+    /* (1 - 1e-9): the rule sums the seconds in another order; a last bit may differ */
+    int spent = c->r.nround >= SCHED_ROUND_CAP ||
+                used >= seen->budget * (double)shares * (1 - 1e-9);
     int settled = 1;
     if (slow && c != slow)
         settled = settled_pair(&c->r, &slow->r, say, sizeof say);
