@@ -96,13 +96,17 @@ int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, co
     return 0;
 }
 
-/* Whole blocks: VAES in groups of 16 where chosen; it stops short of a low-64-bit carry and
- * of the last < 16 blocks, which the AES-NI kernel (full 128-bit counter) takes. */
+/* Whole blocks: VAES zmm in groups of 32 (vaes 2), then VAES ymm in groups of 16, where
+ * chosen; each stops short of a low-64-bit carry and of the blocks too few for its group,
+ * which the next takes, down to the AES-NI kernel (full 128-bit counter): it takes up to 16
+ * blocks across a carry, after which the wide kernels go on. */
 static void ctr_blocks(const struct direct_aes_key *k, int vaes, uint8_t *out,
                        const uint8_t *in, size_t nb, uint8_t ctr[16])
 {
     while (nb && vaes) {
-        size_t done = direct_aes_ctr_vaes(k, out, in, nb, ctr);
+        size_t done = vaes > 1 ? direct_aes_ctr_vaes512(k, out, in, nb, ctr) : 0;
+        out += done * 16, in += done * 16, nb -= done;
+        done = direct_aes_ctr_vaes(k, out, in, nb, ctr);
         out += done * 16, in += done * 16, nb -= done;
         size_t step = nb < 16 ? nb : 16;
         direct_aes_ctr(k, out, in, step, ctr);

@@ -512,15 +512,16 @@ static void check_gcm_kernels(void)
 struct opcode {
     const char *kernel;
     const void *fn;
-    uint8_t bytes[4];
+    uint8_t bytes[6];
     size_t n;
     const char *insn;
     size_t within; /* bytes from the entry searched */
 };
 
 /* Each kernel's code must contain its instruction's encoding (Intel SDM vol. 2) within its
- * first bytes (320; each kernel's first one sits within ~300; the stitched GCM kernels, over
- * 1.5 KiB each, 640: every kernel that far is still code): proof the impl's output comes
+ * first bytes (320; each kernel's first one sits within ~300; the zmm CTR kernel, which
+ * first broadcasts its round keys, 400; the stitched GCM kernels, over 1.5 KiB each, 640:
+ * every kernel that far is still code): proof the impl's output comes
  * from the crypto instructions, not a table. */
 static void check_opcodes(void)
 {
@@ -533,6 +534,11 @@ static void check_opcodes(void)
           320 },
         { "direct_aes_ctr_vaes", (const void *)direct_aes_ctr_vaes, { 0xc4, 0xc2, 0x7d, 0xdc },
           4, "VAESENC ymm", 320 },
+        /* EVEX (SDM vol. 2 2.7): 62, P0 b2 = R X' B R' set inverted for zmm17 as the
+         * source, map 0F38; P1 7d = W0, vvvv zmm0, 66; P2 48 = L'L 10 (512 bit), V' 1; DC
+         * = VAESENC, ModRM c1 (zmm0, zmm17). Sixteen key broadcasts come first: 400. */
+        { "direct_aes_ctr_vaes512", (const void *)direct_aes_ctr_vaes512,
+          { 0x62, 0xb2, 0x7d, 0x48, 0xdc, 0xc1 }, 6, "VAESENC zmm", 400 },
         { "direct_ghash", (const void *)direct_ghash, { 0x0f, 0x3a, 0x44 }, 3,
           "PCLMULQDQ", 320 },
         /* the stitched kernels set up two ways of counting first; each is over 1.5 KiB */
