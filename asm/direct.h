@@ -119,6 +119,21 @@ size_t direct_aes_gcm_dec_vaes(const struct direct_aes_key *k,
                                const struct direct_ghash_key *gk, struct direct_gcm_state *st,
                                uint8_t *out, const uint8_t *in, size_t nblocks);
 
+/* aes-gcm-vaes512.S (VAES, VPCLMULQDQ on zmm: AVX512F, AVX512BW, ZMM state in XCR0): as the
+ * _vaes kernels with thirty-two blocks per group as eight zmm quads, each group hashed by
+ * H^32..H^1 and reduced once; they do the first nblocks & ~31 blocks and return that, the
+ * caller does the rest (the _vaes and AES-NI kernels). They read the powers where the ymm
+ * kernel does (hsh32 then hsh, 64 bytes a quad: no other table). %zmm16..31 are used and
+ * zeroed before returning, with the key stream and the products. */
+size_t direct_aes_gcm_enc_vaes512(const struct direct_aes_key *k,
+                                  const struct direct_ghash_key *gk,
+                                  struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                                  size_t nblocks);
+size_t direct_aes_gcm_dec_vaes512(const struct direct_aes_key *k,
+                                  const struct direct_ghash_key *gk,
+                                  struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                                  size_t nblocks);
+
 /* sha-shani.S (SHA extensions: CPUID.7.0:EBX[29]; SSE4.1 for PBLENDW): FIPS 180-4
  * compression of nblocks 64-byte blocks into state (h0..h4 / h0..h7, host order). */
 void direct_sha1_blocks(uint32_t state[5], const uint8_t *in, size_t nblocks);

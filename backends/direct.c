@@ -43,6 +43,10 @@ static const struct direct_spec zctr256 = { .key_bits = 256, .vaes = 2,
 #define GCM_NEED NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3)
 #define VGCM_NEED                                                                             \
     NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2)
+#define ZGCM_NEED                                                                             \
+    NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VPCLMULQDQ, Z_NEED)
+static const struct direct_spec zgcm128 = { .key_bits = 128, .vaes = 2, ZGCM_NEED };
+static const struct direct_spec zgcm256 = { .key_bits = 256, .vaes = 2, ZGCM_NEED };
 static const struct direct_spec gcm128 = { .key_bits = 128, GCM_NEED };
 static const struct direct_spec gcm256 = { .key_bits = 256, GCM_NEED };
 static const struct direct_spec vgcm128 = { .key_bits = 128, .vaes = 1, VGCM_NEED };
@@ -78,6 +82,10 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
                "blocks in flight, multiplied between the rounds, 16 per reduction"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction"
+#define GCM_Z "VAES CTR and VPCLMULQDQ GHASH on zmm stitched (asm/x86_64/aes-gcm-vaes512.S): " \
+              "32 blocks in flight as 8 x 4, by H^32..H^1 between the rounds, one reduction; "  \
+              "heavy 512-bit code lowers the core clock on some Intel CPUs (AVX-512 licence "   \
+              "levels; Ice Lake-SP among those with VAES)"
 #define GCM_NI2 "two passes, for comparison with direct: AES-NI CTR (8 in flight) then "       \
                 "PCLMULQDQ GHASH (16 per reduction) over 4 KiB chunks"
 #define GCM_V2 "two passes, for comparison with direct-vaes: VAES ymm CTR (16 in flight) "     \
@@ -100,6 +108,8 @@ static struct impl list[] = {
     GCM("aes-256-gcm", gcm256, "direct", GCM_NI),
     GCM("aes-128-gcm", vgcm128, "direct-vaes", GCM_V),
     GCM("aes-256-gcm", vgcm256, "direct-vaes", GCM_V),
+    GCM("aes-128-gcm", zgcm128, "direct-vaes512", GCM_Z),
+    GCM("aes-256-gcm", zgcm256, "direct-vaes512", GCM_Z),
     GCM("aes-128-gcm", gcm128_2p, "direct-2pass", GCM_NI2),
     GCM("aes-256-gcm", gcm256_2p, "direct-2pass", GCM_NI2),
     GCM("aes-128-gcm", vgcm128_2p, "direct-vaes-2pass", GCM_V2),
