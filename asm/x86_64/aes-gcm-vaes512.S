@@ -20,38 +20,38 @@
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
 
+#include "vaes-common.inc"
+
     .text
 
 /* Counters for the group into %zmm0..7, whitened with round key 0; the quad moves by 32:
  * VPADDD of 4 << 24 per step while the last byte of every lane takes the 32 without a carry
  * (c + 3 + 32 <= 255: c <= 0xdc), else through byte-reversed 32-bit integers (inc32 wraps
  * mod 2^32 there; see aes-gcm-aesni.S's CTR8). */
+/* %zmm1..7 and the next quad %zmm8 from %zmm0, a step of %zmm13 each. */
+.macro ZSTEP8
+    vpaddd  %zmm13, %zmm0, %zmm1
+    vpaddd  %zmm13, %zmm1, %zmm2
+    vpaddd  %zmm13, %zmm2, %zmm3
+    vpaddd  %zmm13, %zmm3, %zmm4
+    vpaddd  %zmm13, %zmm4, %zmm5
+    vpaddd  %zmm13, %zmm5, %zmm6
+    vpaddd  %zmm13, %zmm6, %zmm7
+    vpaddd  %zmm13, %zmm7, %zmm8
+.endm
+
 .macro ZCTR32
     vpextrb $15, %xmm8, %r10d
     cmpl    $0xdc, %r10d
     ja      2f
     vmovdqa64 .Lzb4(%rip), %zmm13
     vmovdqa64 %zmm8, %zmm0
-    vpaddd  %zmm13, %zmm0, %zmm1
-    vpaddd  %zmm13, %zmm1, %zmm2
-    vpaddd  %zmm13, %zmm2, %zmm3
-    vpaddd  %zmm13, %zmm3, %zmm4
-    vpaddd  %zmm13, %zmm4, %zmm5
-    vpaddd  %zmm13, %zmm5, %zmm6
-    vpaddd  %zmm13, %zmm6, %zmm7
-    vpaddd  %zmm13, %zmm7, %zmm8
+    ZSTEP8
     jmp     3f
 2:
     vmovdqa64 .Lzd4(%rip), %zmm13
     vpshufb %zmm31, %zmm8, %zmm0
-    vpaddd  %zmm13, %zmm0, %zmm1
-    vpaddd  %zmm13, %zmm1, %zmm2
-    vpaddd  %zmm13, %zmm2, %zmm3
-    vpaddd  %zmm13, %zmm3, %zmm4
-    vpaddd  %zmm13, %zmm4, %zmm5
-    vpaddd  %zmm13, %zmm5, %zmm6
-    vpaddd  %zmm13, %zmm6, %zmm7
-    vpaddd  %zmm13, %zmm7, %zmm8
+    ZSTEP8
     vpshufb %zmm31, %zmm8, %zmm8
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpshufb %zmm31, %zmm\j, %zmm\j
@@ -140,13 +140,6 @@
     .endr
 .endm
 
-/* Last round of quad \j: key ^ input, so the result is E(ctr) ^ in; stored. */
-.macro ZLAST1 j
-    vpxorq  64*\j(%r8), %zmm30, %zmm13
-    vaesenclast %zmm13, %zmm\j, %zmm\j
-    vmovdqu64 %zmm\j, 64*\j(%rcx)
-.endm
-
 /* One group: AES of thirty-two counter blocks, with (\mul) the products of the thirty-two
  * blocks at \disp(\src) by H^32..H^1; output stored. */
 .macro ZGROUP mul, src, disp
@@ -159,18 +152,8 @@
     ZRMUL   22, 2, \mul, \src, \disp
     ZRMUL   23, 1, \mul, \src, \disp
     ZRMUL   24, 0, \mul, \src, \disp
-    ZAESR   25
-    cmpl    $12, %r11d
-    jb      1f
-    ZAESR   26
-    ZAESR   27
-    je      1f                       /* flags of the CMP: VAESENC leaves them */
-    ZAESR   28
-    ZAESR   29
-1:
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    ZLAST1  \j
-    .endr
+    ZROUNDS 9, %r11d
+    ZLAST8  %r8, %rcx, %zmm13
 .endm
 
 /* On to the next group; ZF set when none is left. */
@@ -191,23 +174,8 @@
     vpxor   %ymm0, %ymm9, %ymm9
     vpxor   %ymm1, %ymm10, %ymm10
     vpxor   %ymm2, %ymm11, %ymm11
-    vextracti128 $1, %ymm9, %xmm0
-    vextracti128 $1, %ymm10, %xmm1
-    vextracti128 $1, %ymm11, %xmm2
-    vpxor   %xmm0, %xmm9, %xmm9
-    vpxor   %xmm1, %xmm10, %xmm10
-    vpxor   %xmm2, %xmm11, %xmm11
-    vpslldq $8, %xmm11, %xmm0
-    vpsrldq $8, %xmm11, %xmm11
-    vpxor   %xmm0, %xmm9, %xmm9
-    vpxor   %xmm11, %xmm10, %xmm10
-    vpclmulqdq $0x10, .Lzpoly(%rip), %xmm9, %xmm0
-    vpshufd $0x4e, %xmm9, %xmm9
-    vpxor   %xmm0, %xmm9, %xmm9
-    vpclmulqdq $0x10, .Lzpoly(%rip), %xmm9, %xmm0
-    vpshufd $0x4e, %xmm9, %xmm9
-    vpxor   %xmm10, %xmm9, %xmm9
-    vpxor   %xmm0, %xmm9, %xmm12
+    YFOLD3
+    GREDUCE256 %xmm9, %xmm10, %xmm11, %xmm12
 .endm
 
 /* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad and Y
@@ -221,21 +189,7 @@
     movl    240(%rdi), %r11d
     movl    %r11d, %r10d
     shlq    $4, %r10
-    vbroadcasti32x4 (%rdi), %zmm16
-    vbroadcasti32x4 16(%rdi), %zmm17
-    vbroadcasti32x4 32(%rdi), %zmm18
-    vbroadcasti32x4 48(%rdi), %zmm19
-    vbroadcasti32x4 64(%rdi), %zmm20
-    vbroadcasti32x4 80(%rdi), %zmm21
-    vbroadcasti32x4 96(%rdi), %zmm22
-    vbroadcasti32x4 112(%rdi), %zmm23
-    vbroadcasti32x4 128(%rdi), %zmm24
-    vbroadcasti32x4 144(%rdi), %zmm25
-    vbroadcasti32x4 160(%rdi), %zmm26 /* rounds 10..13 used only where the key has them */
-    vbroadcasti32x4 176(%rdi), %zmm27
-    vbroadcasti32x4 192(%rdi), %zmm28
-    vbroadcasti32x4 208(%rdi), %zmm29
-    vbroadcasti32x4 (%rdi,%r10), %zmm30
+    ZKEYS   %r10
     vbroadcasti32x4 .Lzgbswap(%rip), %zmm31
     vbroadcasti32x4 (%rdx), %zmm8
     vpshufb %zmm31, %zmm8, %zmm8
@@ -251,13 +205,7 @@
     vmovdqu %xmm8, (%rdx)
     vpshufb .Lzgbswap(%rip), %xmm12, %xmm12
     vmovdqu %xmm12, 16(%rdx)
-    .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-    vpxor   %xmm\r, %xmm\r, %xmm\r
-    .endr
-    .irp r, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
-    vpxorq  %zmm\r, %zmm\r, %zmm\r
-    .endr
-    vzeroupper
+    ZWIPE   15
 .endm
 
 /* size_t direct_aes_gcm_enc_vaes512(k, gk, st, out, in, nblocks)
@@ -308,6 +256,6 @@ direct_aes_gcm_dec_vaes512:
 .Lzd0123: .long 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
 .Lzgbswap:
     .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-.Lzpoly: .quad 1, 0xc200000000000000
+.Lpoly: .quad 1, 0xc200000000000000
 
     .section .note.GNU-stack, "", @progbits

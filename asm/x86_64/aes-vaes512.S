@@ -10,21 +10,9 @@
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
 
+#include "vaes-common.inc"
+
     .text
-
-/* One round with the key in \key, on %zmm0..%zmm7. */
-.macro ZROUND8 op, key
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    \op     \key, %zmm\j, %zmm\j
-    .endr
-.endm
-
-/* Last round: key ^ input, so the result is E(ctr) ^ in; then stored. */
-.macro ZLAST j
-    vpxorq  64*\j(%rdx), %zmm30, %zmm8
-    vaesenclast %zmm8, %zmm\j, %zmm\j
-    vmovdqu64 %zmm\j, 64*\j(%rsi)
-.endm
 
 /* size_t direct_aes_ctr_vaes512(k, out, in, nblocks, ctr)
  * As direct_aes_ctr_vaes (aes-vaes.S), in groups of thirty-two; the counter lives
@@ -41,21 +29,7 @@ direct_aes_ctr_vaes512:
     jb      .Lzctr_ret              /* nothing for this kernel: no zmm state touched */
     movl    240(%rdi), %r10d
     shlq    $4, %r10                /* the last round key's offset */
-    vbroadcasti32x4 (%rdi), %zmm16
-    vbroadcasti32x4 16(%rdi), %zmm17
-    vbroadcasti32x4 32(%rdi), %zmm18
-    vbroadcasti32x4 48(%rdi), %zmm19
-    vbroadcasti32x4 64(%rdi), %zmm20
-    vbroadcasti32x4 80(%rdi), %zmm21
-    vbroadcasti32x4 96(%rdi), %zmm22
-    vbroadcasti32x4 112(%rdi), %zmm23
-    vbroadcasti32x4 128(%rdi), %zmm24
-    vbroadcasti32x4 144(%rdi), %zmm25
-    vbroadcasti32x4 160(%rdi), %zmm26 /* rounds 10..13 read only where the key has them */
-    vbroadcasti32x4 176(%rdi), %zmm27
-    vbroadcasti32x4 192(%rdi), %zmm28
-    vbroadcasti32x4 208(%rdi), %zmm29
-    vbroadcasti32x4 (%rdi,%r10), %zmm30
+    ZKEYS   %r10
     vbroadcasti32x4 .Lzbswap(%rip), %zmm31
     vbroadcasti32x4 .Lzq4(%rip), %zmm12
     vmovdqu (%r8), %xmm13
@@ -77,20 +51,8 @@ direct_aes_ctr_vaes512:
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpxorq  %zmm16, %zmm\j, %zmm\j
     .endr
-    .irp key, 17, 18, 19, 20, 21, 22, 23, 24, 25
-    ZROUND8 vaesenc, %zmm\key
-    .endr
-    cmpl    $12, 240(%rdi)
-    jb      1f
-    ZROUND8 vaesenc, %zmm26
-    ZROUND8 vaesenc, %zmm27
-    je      1f                      /* flags of the CMP: VAESENC leaves them */
-    ZROUND8 vaesenc, %zmm28
-    ZROUND8 vaesenc, %zmm29
-1:
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    ZLAST   \j
-    .endr
+    ZROUNDS 1, 240(%rdi)
+    ZLAST8  %rdx, %rsi, %zmm8
     addq    $512, %rdx
     addq    $512, %rsi
     subq    $32, %rcx
@@ -99,14 +61,7 @@ direct_aes_ctr_vaes512:
 .Lzctr_done:
     vpshufb .Lzbswap(%rip), %xmm13, %xmm13
     vmovdqu %xmm13, (%r8)
-    /* no key or key stream left behind: VEX.128 zeroes a whole zmm0..15, EVEX for 16..31 */
-    .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8
-    vpxor   %xmm\r, %xmm\r, %xmm\r
-    .endr
-    .irp r, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
-    vpxorq  %zmm\r, %zmm\r, %zmm\r
-    .endr
-    vzeroupper
+    ZWIPE   8
 .Lzctr_ret:
     ret
     .size   direct_aes_ctr_vaes512, .-direct_aes_ctr_vaes512
