@@ -62,13 +62,6 @@
     .endr
 .endm
 
-/* One AES round with the key in %zmm\key on the eight quads. */
-.macro ZAESR key
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    vaesenc %zmm\key, %zmm\j, %zmm\j
-    .endr
-.endm
-
 /* Quad \j of the group at \disp(\src) times its four powers at \h in the key (Karatsuba
  * half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that ZRMUL spreads
  * between a round's VAESENCs. Quad 7 (the first multiplied) sets the sums, quad 0 takes Y. */
@@ -127,7 +120,7 @@
     vaesenc %zmm\key, %zmm\s, %zmm\s
     .endr
     .else
-    ZAESR   \key
+    ZROUND  8, %zmm\key
     .endif
 .endm
 
@@ -152,8 +145,8 @@
     ZRMUL   22, 2, \mul, \src, \disp
     ZRMUL   23, 1, \mul, \src, \disp
     ZRMUL   24, 0, \mul, \src, \disp
-    ZROUNDS 9, %r11d
-    ZLAST8  %r8, %rcx, %zmm13
+    ZROUNDS 8, 9, %r11d
+    ZLAST   8, %r8, %rcx, %zmm13
 .endm
 
 /* On to the next group; ZF set when none is left. */

@@ -51,8 +51,8 @@ direct_aes_ctr_vaes512:
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpxorq  %zmm16, %zmm\j, %zmm\j
     .endr
-    ZROUNDS 1, 240(%rdi)
-    ZLAST8  %rdx, %rsi, %zmm8
+    ZROUNDS 8, 1, 240(%rdi)
+    ZLAST   8, %rdx, %rsi, %zmm8
     addq    $512, %rdx
     addq    $512, %rsi
     subq    $32, %rcx
