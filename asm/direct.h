@@ -51,6 +51,16 @@ void direct_aes_ctr(const struct direct_aes_key *k, uint8_t *out, const uint8_t 
 size_t direct_aes_ctr_vaes(const struct direct_aes_key *k, uint8_t *out, const uint8_t *in,
                            size_t nblocks, uint8_t ctr[16]);
 
+/* aes-vaes512.S (VAES CPUID.7.0:ECX[9] on 512-bit zmm registers: AVX512F CPUID.7.0:EBX[16],
+ * AVX512BW CPUID.7.0:EBX[30] for VPSHUFB zmm, ZMM state enabled in XCR0 bits 5-7): CTR as
+ * direct_aes_ctr, thirty-two blocks in flight (eight zmm, four blocks each). It works in
+ * groups of 32 blocks and stops early, before a group whose counters would carry out of the
+ * low 64 bits; returns the blocks it did (a multiple of 32), the caller does the rest (with
+ * direct_aes_ctr_vaes and direct_aes_ctr). Uses %zmm16..31 (caller-saved in the ABI) and
+ * zeroes them, with the key stream, before returning. */
+size_t direct_aes_ctr_vaes512(const struct direct_aes_key *k, uint8_t *out, const uint8_t *in,
+                              size_t nblocks, uint8_t ctr[16]);
+
 /* ghash-pclmul.S (PCLMULQDQ: CPUID.1:ECX[1]; SSSE3 for PSHUFB): GHASH of NIST SP 800-38D
  * 6.4. The key holds H^1..H^16 byte-reflected, for eight (xmm) or sixteen (ymm) blocks per
  * reduction. */
@@ -108,6 +118,21 @@ size_t direct_aes_gcm_enc_vaes(const struct direct_aes_key *k,
 size_t direct_aes_gcm_dec_vaes(const struct direct_aes_key *k,
                                const struct direct_ghash_key *gk, struct direct_gcm_state *st,
                                uint8_t *out, const uint8_t *in, size_t nblocks);
+
+/* aes-gcm-vaes512.S (VAES, VPCLMULQDQ on zmm: AVX512F, AVX512BW, ZMM state in XCR0): as the
+ * _vaes kernels with thirty-two blocks per group as eight zmm quads, each group hashed by
+ * H^32..H^1 and reduced once; they do the first nblocks & ~31 blocks and return that, the
+ * caller does the rest (the _vaes and AES-NI kernels). They read the powers where the ymm
+ * kernel does (hsh32 then hsh, 64 bytes a quad: no other table). %zmm16..31 are used and
+ * zeroed before returning, with the key stream and the products. */
+size_t direct_aes_gcm_enc_vaes512(const struct direct_aes_key *k,
+                                  const struct direct_ghash_key *gk,
+                                  struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                                  size_t nblocks);
+size_t direct_aes_gcm_dec_vaes512(const struct direct_aes_key *k,
+                                  const struct direct_ghash_key *gk,
+                                  struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                                  size_t nblocks);
 
 /* sha-shani.S (SHA extensions: CPUID.7.0:EBX[29]; SSE4.1 for PBLENDW): FIPS 180-4
  * compression of nblocks 64-byte blocks into state (h0..h4 / h0..h7, host order). */

@@ -30,5 +30,11 @@ void ubench_sha1rnds4_tp(uint64_t iters);
  * the AES unit and the carry-less multiplier issue in parallel. */
 void ubench_aes_clmul_mix(uint64_t iters);
 void ubench_vaes_vclmul_mix(uint64_t iters); /* VAESENC and VPCLMULQDQ on ymm */
+/* The same on zmm (EVEX.512, AVX512F): VAESENC, VPCLMULQDQ, and their mix */
+void ubench_vaesenc512_lat(uint64_t iters);
+void ubench_vaesenc512_tp(uint64_t iters);
+void ubench_vpclmul512_lat(uint64_t iters);
+void ubench_vpclmul512_tp(uint64_t iters);
+void ubench_vaes512_vclmul512_mix(uint64_t iters);
 
 #endif

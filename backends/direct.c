@@ -33,9 +33,20 @@ static const struct direct_spec vctr128 = { .key_bits = 128, .vaes = 1,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
 static const struct direct_spec vctr256 = { .key_bits = 256, .vaes = 1,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
+/* AVX512F for EVEX.512 and ZMM state, AVX512BW for VPSHUFB zmm; no AVX512VL: the kernels
+ * run EVEX only on zmm (asm/direct.h) */
+#define Z_NEED FEAT_VAES, FEAT_AVX2, FEAT_AVX512F, FEAT_AVX512BW
+static const struct direct_spec zctr128 = { .key_bits = 128, .vaes = 2,
+                                            NEED(FEAT_AESNI, FEAT_SSSE3, Z_NEED) };
+static const struct direct_spec zctr256 = { .key_bits = 256, .vaes = 2,
+                                            NEED(FEAT_AESNI, FEAT_SSSE3, Z_NEED) };
 #define GCM_NEED NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3)
 #define VGCM_NEED                                                                             \
     NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2)
+#define ZGCM_NEED                                                                             \
+    NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VPCLMULQDQ, Z_NEED)
+static const struct direct_spec zgcm128 = { .key_bits = 128, .vaes = 2, ZGCM_NEED };
+static const struct direct_spec zgcm256 = { .key_bits = 256, .vaes = 2, ZGCM_NEED };
 static const struct direct_spec gcm128 = { .key_bits = 128, GCM_NEED };
 static const struct direct_spec gcm256 = { .key_bits = 256, GCM_NEED };
 static const struct direct_spec vgcm128 = { .key_bits = 128, .vaes = 1, VGCM_NEED };
@@ -61,6 +72,9 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
       .init = direct_x86_ctr_init, .op = direct_x86_ctr_op, .cleanup = direct_x86_ctr_cleanup }
 #define CTR_NI "AES-NI xmm (asm/x86_64/aes-aesni.S), 8 blocks in flight, 128-bit counter"
 #define CTR_V "VAES ymm (asm/x86_64/aes-vaes.S), 16 blocks in flight as 8 x 2, 128-bit counter"
+#define CTR_Z "VAES zmm (asm/x86_64/aes-vaes512.S), 32 blocks in flight as 8 x 4, 128-bit "   \
+              "counter; heavy 512-bit code lowers the core clock on some Intel CPUs (AVX-512 "  \
+              "licence levels; Ice Lake-SP among those with VAES)"
 #define GCM(alg_, spec, name_, note_)                                                         \
     { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
       .init = direct_x86_gcm_init, .op = direct_x86_gcm_op, .cleanup = direct_x86_gcm_cleanup }
@@ -68,6 +82,10 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
                "blocks in flight, multiplied between the rounds, 16 per reduction"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction"
+#define GCM_Z "VAES CTR and VPCLMULQDQ GHASH on zmm stitched (asm/x86_64/aes-gcm-vaes512.S): " \
+              "32 blocks in flight as 8 x 4, by H^32..H^1 between the rounds, one reduction; "  \
+              "heavy 512-bit code lowers the core clock on some Intel CPUs (AVX-512 licence "   \
+              "levels; Ice Lake-SP among those with VAES)"
 #define GCM_NI2 "two passes, for comparison with direct: AES-NI CTR (8 in flight) then "       \
                 "PCLMULQDQ GHASH (16 per reduction) over 4 KiB chunks"
 #define GCM_V2 "two passes, for comparison with direct-vaes: VAES ymm CTR (16 in flight) "     \
@@ -84,10 +102,14 @@ static struct impl list[] = {
     CTR("aes-256-ctr", ctr256, "direct", CTR_NI),
     CTR("aes-128-ctr", vctr128, "direct-vaes", CTR_V),
     CTR("aes-256-ctr", vctr256, "direct-vaes", CTR_V),
+    CTR("aes-128-ctr", zctr128, "direct-vaes512", CTR_Z),
+    CTR("aes-256-ctr", zctr256, "direct-vaes512", CTR_Z),
     GCM("aes-128-gcm", gcm128, "direct", GCM_NI),
     GCM("aes-256-gcm", gcm256, "direct", GCM_NI),
     GCM("aes-128-gcm", vgcm128, "direct-vaes", GCM_V),
     GCM("aes-256-gcm", vgcm256, "direct-vaes", GCM_V),
+    GCM("aes-128-gcm", zgcm128, "direct-vaes512", GCM_Z),
+    GCM("aes-256-gcm", zgcm256, "direct-vaes512", GCM_Z),
     GCM("aes-128-gcm", gcm128_2p, "direct-2pass", GCM_NI2),
     GCM("aes-256-gcm", gcm256_2p, "direct-2pass", GCM_NI2),
     GCM("aes-128-gcm", vgcm128_2p, "direct-vaes-2pass", GCM_V2),
@@ -119,7 +141,8 @@ static const struct impl *impls(size_t *count)
 static void describe(FILE *out)
 {
     static const enum feature used[] = { FEAT_AESNI, FEAT_VAES, FEAT_AVX2, FEAT_PCLMULQDQ,
-                                         FEAT_VPCLMULQDQ, FEAT_SHA, FEAT_SSSE3 };
+                                         FEAT_VPCLMULQDQ, FEAT_AVX512F, FEAT_AVX512BW,
+                                         FEAT_SHA, FEAT_SSSE3 };
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
         char why[160] = "";
         int ok = cpu_feature_status(used[i], why, sizeof why);

@@ -31,7 +31,7 @@ struct gcm_ctx {
     struct direct_ghash_key gk;
     uint8_t nonce[12];
     int decrypt;
-    int wide;    /* VAES + VPCLMULQDQ on ymm */
+    int wide;    /* VAES + VPCLMULQDQ: 1 on ymm, 2 on zmm first */
     int twopass; /* CTR then GHASH, not stitched */
 };
 
@@ -96,13 +96,17 @@ int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, co
     return 0;
 }
 
-/* Whole blocks: VAES in groups of 16 where chosen; it stops short of a low-64-bit carry and
- * of the last < 16 blocks, which the AES-NI kernel (full 128-bit counter) takes. */
+/* Whole blocks: VAES zmm in groups of 32 (vaes 2), then VAES ymm in groups of 16, where
+ * chosen; each stops short of a low-64-bit carry and of the blocks too few for its group,
+ * which the next takes, down to the AES-NI kernel (full 128-bit counter): it takes up to 16
+ * blocks across a carry, after which the wide kernels go on. */
 static void ctr_blocks(const struct direct_aes_key *k, int vaes, uint8_t *out,
                        const uint8_t *in, size_t nb, uint8_t ctr[16])
 {
     while (nb && vaes) {
-        size_t done = direct_aes_ctr_vaes(k, out, in, nb, ctr);
+        size_t done = vaes > 1 ? direct_aes_ctr_vaes512(k, out, in, nb, ctr) : 0;
+        out += done * 16, in += done * 16, nb -= done;
+        done = direct_aes_ctr_vaes(k, out, in, nb, ctr);
         out += done * 16, in += done * 16, nb -= done;
         size_t step = nb < 16 ? nb : 16;
         direct_aes_ctr(k, out, in, step, ctr);
@@ -228,19 +232,21 @@ static void gcm_twopass(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t 
     }
 }
 
-/* Whole blocks stitched: VAES groups of 16 where chosen, AES-NI groups of 8, the last < 8
- * blocks in two passes. */
+/* Whole blocks stitched: VAES zmm groups of 32 and VAES ymm groups of 16 where chosen (wide
+ * 2, 1), AES-NI groups of 8, the last < 8 blocks in two passes. */
 static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t *out,
                          const uint8_t *in, size_t nb)
 {
-    size_t (*const kern[2][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
+    size_t (*const kern[3][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
                                struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t) = {
         { direct_aes_gcm_enc, direct_aes_gcm_dec },
         { direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes },
+        { direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512 },
     };
-    size_t done = c->wide ? kern[1][c->decrypt](&c->key, &c->gk, st, out, in, nb) : 0;
-    done += kern[0][c->decrypt](&c->key, &c->gk, st, out + done * 16, in + done * 16,
-                                nb - done);
+    size_t done = 0;
+    for (int w = c->wide; w >= 0; w--)
+        done += kern[w][c->decrypt](&c->key, &c->gk, st, out + done * 16, in + done * 16,
+                                    nb - done);
     gcm_twopass(c, st, out + done * 16, in + done * 16, nb - done);
 }
 

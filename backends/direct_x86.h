@@ -11,10 +11,11 @@
 /* What an implementation runs: in struct impl's data. */
 struct direct_spec {
     unsigned key_bits;  /* AES key size; 0 for digests */
-    int vaes;           /* 256-bit kernels: VAES CTR, and VPCLMULQDQ GHASH for GCM */
+    int vaes;           /* 1: 256-bit kernels: VAES CTR, and VPCLMULQDQ GHASH for GCM;
+                           2: 512-bit ones first (AVX-512), then as 1 for what they leave */
     int twopass;        /* GCM as CTR then GHASH over 4 KiB chunks, not stitched */
     int nneed;
-    int need[6];        /* enum feature: all must be usable (cpu_feature_status) */
+    int need[8];        /* enum feature: all must be usable (cpu_feature_status) */
 };
 
 /* Engine contexts are not promised 16-byte alignment; the ops align inside, hence + 15. */

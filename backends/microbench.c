@@ -21,6 +21,9 @@ static const struct loops {
     /* throughput only: no chain runs through both units */
     [SIL_MIX] = { ubench_aes_clmul_mix, ubench_aes_clmul_mix },
     [SIL_VMIX] = { ubench_vaes_vclmul_mix, ubench_vaes_vclmul_mix },
+    [SIL_VAESENC_Z] = { ubench_vaesenc512_lat, ubench_vaesenc512_tp },
+    [SIL_VPCLMULQDQ_Z] = { ubench_vpclmul512_lat, ubench_vpclmul512_tp },
+    [SIL_VMIX_Z] = { ubench_vaes512_vclmul512_mix, ubench_vaes512_vclmul512_mix },
 };
 
 static double tsc_run(void (*fn)(uint64_t), uint64_t iters)

@@ -124,6 +124,8 @@ void cpu_probe_x86(struct cpu_info *c)
     set(c, FEAT_SHA, ebx7 >> 29 & 1, 1);
     set(c, FEAT_AVX2, ebx7 >> 5 & 1, ymm);
     set(c, FEAT_AVX512F, ebx7 >> 16 & 1, zmm);
+    set(c, FEAT_AVX512BW, ebx7 >> 30 & 1, zmm);
+    set(c, FEAT_AVX512VL, ebx7 >> 31 & 1, zmm);
     set(c, FEAT_BMI2, ebx7 >> 8 & 1, 1);
     set(c, FEAT_ADX, ebx7 >> 19 & 1, 1);
     set(c, FEAT_RDSEED, ebx7 >> 18 & 1, 1);

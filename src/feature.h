@@ -24,6 +24,8 @@
     X(AVX,        "AVX",          "avx",         ARCH_X86, 0, 60, "CPUID.1:ECX[28]+XCR0")     \
     X(AVX2,       "AVX2",         "avx2",        ARCH_X86, 1, 5,  "CPUID.7.0:EBX[5]+XCR0")    \
     X(AVX512F,    "AVX-512F",     "avx512f",     ARCH_X86, 1, 16, "CPUID.7.0:EBX[16]+XCR0")   \
+    X(AVX512BW,   "AVX-512BW",    "avx512bw",    ARCH_X86, 1, 30, "CPUID.7.0:EBX[30]+XCR0")   \
+    X(AVX512VL,   "AVX-512VL",    "avx512vl",    ARCH_X86, 1, 31, "CPUID.7.0:EBX[31]+XCR0")   \
     X(BMI2,       "BMI2",         "bmi2",        ARCH_X86, 1, 8,  "CPUID.7.0:EBX[8]")         \
     X(ADX,        "ADX",          "adx",         ARCH_X86, 1, 19, "CPUID.7.0:EBX[19]")        \
     X(RDRAND,     "RDRAND",       "rdrand",      ARCH_X86, 0, 62, "CPUID.1:ECX[30]")          \

@@ -39,14 +39,22 @@ static const struct probe {
                   { SIL_AESENC, SIL_PCLMULQDQ } },
     [SIL_VMIX] = { "VAESENC+VPCLMULQDQ ymm mix", { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 }, 3,
                    1, { SIL_VAESENC, SIL_VPCLMULQDQ } },
+    /* EVEX.512 needs AVX512F (with ZMM state in XCR0); VAES and VPCLMULQDQ give the zmm forms */
+    [SIL_VAESENC_Z] = { "VAESENC zmm", { FEAT_VAES, FEAT_AVX512F }, 2 },
+    [SIL_VPCLMULQDQ_Z] = { "VPCLMULQDQ zmm", { FEAT_VPCLMULQDQ, FEAT_AVX512F }, 2 },
+    [SIL_VMIX_Z] = { "VAESENC+VPCLMULQDQ zmm mix", { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX512F },
+                     3, 1, { SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z } },
 };
 
 /* The mixed loops' bodies (asm/ubench.h): this many of each per UBENCH_UNROLL instructions. */
 #define MIX_AES 18
 #define MIX_CLMUL 6
-/* Blocks per GHASH reduction (two carry-less multiplies by the field's constant) per 16-byte
- * lane: 16 on xmm, 32 as 16 pairs on ymm (the direct kernels). */
-#define REDUCE_BLOCKS 16
+/* Blocks per GHASH reduction (two carry-less multiplies by the field's constant): 16 on xmm,
+ * 32 on ymm (16 pairs) and on zmm (8 quads), as the direct kernels do. */
+static int reduce_blocks(int blocks)
+{
+    return blocks > 1 ? 32 : 16;
+}
 
 /* The loop core_per_insn() times: an instruction's, or the dependent adds' (ADDS). */
 #define ADDS SIL_COUNT
@@ -161,12 +169,12 @@ static int need(enum silicon_insn i, char *why, size_t n)
 {
     if (lim.insn[i].ok)
         return 1;
-    snprintf(why, n, "%s not measured: %s", lim.insn[i].name, lim.insn[i].why);
+    snprintf(why, n, "%s not measured: %.96s", lim.insn[i].name, lim.insn[i].why);
     return 0;
 }
 
 /* The GCM model of silicon.h on one register width: aes, clmul and their mixed loop, blocks
- * 16-byte blocks per register. 0, or -1 and m->why. */
+ * 16-byte blocks per register (1, 2, 4). 0, or -1 and m->why. */
 static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silicon_insn mix,
                      int blocks, struct silicon_gcm *m)
 {
@@ -177,31 +185,51 @@ static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silico
     double s = lim.insn[mix].speedup;
     m->speedup = s < 1 ? 1 : s > 2 ? 2 : s;
     m->aes = m->rounds * a->tp_core / blocks;
-    /* three multiplies a block, two more (PCLMULQDQ xmm) per reduction of 16 blocks */
-    m->ghash = (3 * p->tp_core + 2 * lim.insn[SIL_PCLMULQDQ].tp_core / REDUCE_BLOCKS) / blocks;
+    /* three multiplies a register, two more (PCLMULQDQ xmm) per reduction's blocks */
+    m->ghash = 3 * p->tp_core / blocks +
+               2 * lim.insn[SIL_PCLMULQDQ].tp_core / reduce_blocks(blocks);
     double hi = m->aes > m->ghash ? m->aes : m->ghash, both = (m->aes + m->ghash) / m->speedup;
     m->cycles = both > hi ? both : hi;
     if (both > hi * 1.02)
         snprintf(m->bound, sizeof m->bound, "%s and %s (shared issue)", a->name, p->name);
     else
         snprintf(m->bound, sizeof m->bound, "%s", m->aes >= m->ghash ? a->name : p->name);
-    m->wide = blocks > 1;
+    m->blocks = blocks;
     m->ok = 1;
     return 0;
 }
 
-/* The GCM model for rounds on width: xmm, ymm, or the faster that was measured. */
+/* The instructions of one register width: AES, carry-less multiply, their mix, blocks. */
+static const struct width_insns {
+    enum silicon_insn aes, clmul, mix;
+    int blocks;
+} widths[] = {
+    [SILICON_XMM] = { SIL_AESENC, SIL_PCLMULQDQ, SIL_MIX, 1 },
+    [SILICON_YMM] = { SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2 },
+    [SILICON_ZMM] = { SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z, SIL_VMIX_Z, 4 },
+};
+
+static int gcm_of(enum silicon_width w, struct silicon_gcm *m)
+{
+    return gcm_width(widths[w].aes, widths[w].clmul, widths[w].mix, widths[w].blocks, m);
+}
+
+/* The GCM model for rounds on width: xmm, ymm, zmm, or the fastest that was measured (xmm
+ * must be: the reduction's figure is PCLMULQDQ's). */
 static int gcm_model(int rounds, enum silicon_width width, struct silicon_gcm *m)
 {
-    struct silicon_gcm w = { .rounds = rounds };
     *m = (struct silicon_gcm){ .rounds = rounds };
-    if (width == SILICON_YMM)
-        return gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, m);
-    if (gcm_width(SIL_AESENC, SIL_PCLMULQDQ, SIL_MIX, 1, m) != 0)
+    if (!need(SIL_PCLMULQDQ, m->why, sizeof m->why))
         return -1;
-    if (width == SILICON_BEST && gcm_width(SIL_VAESENC, SIL_VPCLMULQDQ, SIL_VMIX, 2, &w) == 0 &&
-        w.cycles < m->cycles)
-        *m = w;
+    if (width != SILICON_BEST)
+        return gcm_of(width, m);
+    if (gcm_of(SILICON_XMM, m) != 0)
+        return -1;
+    for (enum silicon_width w = SILICON_YMM; w <= SILICON_ZMM; w++) {
+        struct silicon_gcm x = { .rounds = rounds };
+        if (gcm_of(w, &x) == 0 && x.cycles < m->cycles)
+            *m = x;
+    }
     return 0;
 }
 
@@ -306,22 +334,24 @@ static double rate(double bytes, double cycles)
     return bytes / cycles * lim.core_mhz;
 }
 
-/* CTR: AES-NI xmm, VAES ymm, or the faster that was measured. */
+/* CTR: AES-NI xmm, VAES ymm, VAES zmm, or the fastest that was measured (AES-NI must be). */
 static int ctr_ceiling(int rounds, enum silicon_width width, double *mbs, char *why, size_t n)
 {
-    if (!need(width == SILICON_YMM ? SIL_VAESENC : SIL_AESENC, why, n))
+    enum silicon_width lo = width == SILICON_BEST ? SILICON_XMM : width;
+    enum silicon_width hi = width == SILICON_BEST ? SILICON_ZMM : width;
+    if (!need(widths[lo].aes, why, n))
         return -1;
-    const struct silicon_insn_result *a = &lim.insn[SIL_AESENC], *v = &lim.insn[SIL_VAESENC];
-    double x = width == SILICON_YMM ? 0 : rate(16, rounds * a->tp_core);
-    if (width != SILICON_XMM && v->ok && rate(32, rounds * v->tp_core) > x) {
-        *mbs = rate(32, rounds * v->tp_core);
-        snprintf(why, n, "32 B per %d x VAESENC ymm recip. throughput %.2f core cycles",
-                 rounds, v->tp_core);
-    } else {
-        *mbs = x;
-        snprintf(why, n, "16 B per %d x AESENC recip. throughput %.2f core cycles", rounds,
-                 a->tp_core);
+    double best = 0;
+    for (enum silicon_width w = lo; w <= hi; w++) {
+        const struct silicon_insn_result *a = &lim.insn[widths[w].aes];
+        double bytes = 16.0 * widths[w].blocks;
+        if (!a->ok || rate(bytes, rounds * a->tp_core) <= best)
+            continue;
+        best = rate(bytes, rounds * a->tp_core);
+        snprintf(why, n, "%.0f B per %d x %s recip. throughput %.2f core cycles", bytes, rounds,
+                 a->name, a->tp_core);
     }
+    *mbs = best;
     return 0;
 }
 
@@ -348,13 +378,18 @@ static int gcm_ceiling(int r, enum silicon_width width, double *mbs, char *model
     struct silicon_gcm m;
     if (gcm_model(r, width, &m) != 0)
         return snprintf(model, n, "%s", m.why), -1;
-    const char *aes = lim.insn[m.wide ? SIL_VAESENC : SIL_AESENC].name;
-    const char *clmul = lim.insn[m.wide ? SIL_VPCLMULQDQ : SIL_PCLMULQDQ].name;
+    const struct width_insns *w = &widths[m.blocks == 4 ? SILICON_ZMM : m.blocks == 2
+                                                                           ? SILICON_YMM
+                                                                           : SILICON_XMM];
+    const char *aes = lim.insn[w->aes].name, *clmul = lim.insn[w->clmul].name;
+    char per[40] = "";
+    if (m.blocks > 1)
+        snprintf(per, sizeof per, " (%d blocks per instruction)", m.blocks);
     *mbs = rate(16, m.cycles);
     snprintf(model, n, "per 16 B: AES %d x %s = %.2f core cycles, GHASH 3 x %s + reduction = "
              "%.2f%s; "
              "together %.2fx faster than one after the other (mixed loop): %.2f cycles, bound by "
-             "%s", r, aes, m.aes, clmul, m.ghash, m.wide ? " (two blocks per instruction)" : "",
+             "%s", r, aes, m.aes, clmul, m.ghash, per,
              m.speedup, m.cycles,
              m.bound);
     return 0;
@@ -431,7 +466,8 @@ static void describe_gcm(FILE *out, const struct silicon_gcm *m)
         fprintf(out, "limits gcm %d rounds: no model: %s\n", m->rounds, m->why);
     else
         fprintf(out, "limits gcm %d rounds: %s, per 16 B AES %.2f, GHASH %.2f, together %.2fx: "
-                "%.2f cycles, bound by %s\n", m->rounds, m->wide ? "ymm" : "xmm", m->aes,
+                "%.2f cycles, bound by %s\n", m->rounds,
+                m->blocks == 4 ? "zmm" : m->blocks == 2 ? "ymm" : "xmm", m->aes,
                 m->ghash, m->speedup, m->cycles, m->bound);
 }
 

@@ -6,12 +6,13 @@
  * Ceiling model (MB/s = 10^6 bytes/s; core cycles at the measured core clock):
  *   CBC encrypt  16 B per rounds x AESENC latency (one dependency chain)
  *   CBC decrypt  16 B per rounds x AESENC reciprocal throughput (AESDEC taken as AESENC)
- *   CTR          the better of 16 B per rounds x AESENC recip. throughput and, with VAES on
- *                ymm, 32 B per rounds x VAESENC recip. throughput
+ *   CTR          the best of 16 B per rounds x AESENC recip. throughput and, with VAES,
+ *                32 B per rounds x VAESENC ymm recip. throughput and (AVX-512) 64 B per
+ *                rounds x VAESENC zmm recip. throughput
  *   GCM          per block, the AES rounds on the AES unit, a = rounds x AESENC recip.
  *                throughput, and on theirs GHASH's three carry-less multiplies (Karatsuba)
- *                and its reduction (two PCLMULQDQ per 16 blocks, per 32 on ymm),
- *                g = (3 + 2 / 16) x PCLMULQDQ recip. throughput; the two issue together as
+ *                and its reduction (two PCLMULQDQ per 16 blocks, per 32 on ymm and zmm:
+ *                the direct kernels), g = (3 + 2 / 16) x PCLMULQDQ recip. throughput; the two issue together as
  *                well as a mixed loop shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A
  *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
  *                (1: one shared issue; separate units give t = max(A, P); the parts run in
@@ -19,9 +20,11 @@
  *                medians: a busy host only slows the mix); a block takes
  *                max(a, g, (a + g) / s), bound by the AES unit (a), the carry-less multiplier
  *                (g) or both (shared issue, the third term: Zen 3, where PCLMULQDQ takes an
- *                AES pipe). Per 16 B on xmm, or per 32 B with VAESENC and VPCLMULQDQ on ymm
- *                and their own mixed loop, whichever is faster. The byte shuffles and XORs
- *                around the multiplies are not counted (on Zen 3 they share the AES ports:
+ *                AES pipe). Per 16 B on xmm, per 32 B with VAESENC and VPCLMULQDQ on ymm
+ *                and their own mixed loop, or per 64 B with the zmm ones and theirs,
+ *                whichever is fastest. The byte shuffles and XORs around the multiplies
+ *                (and, on ymm and zmm, the folding of the lanes before a reduction) are
+ *                not counted (on Zen 3 they share the AES ports:
  *                that is the distance left to a kernel).
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
@@ -39,6 +42,7 @@
 enum silicon_insn {
     SIL_AESENC, SIL_VAESENC, SIL_PCLMULQDQ, SIL_VPCLMULQDQ, SIL_SHA256RNDS2, SIL_SHA1RNDS4,
     SIL_MIX, SIL_VMIX, /* GCM's mixed loops (xmm, ymm): throughput only, per instruction */
+    SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z, SIL_VMIX_Z, /* the same three on zmm (AVX-512) */
     SIL_COUNT
 };
 
@@ -56,7 +60,7 @@ struct silicon_insn_result {
 struct silicon_gcm {
     int ok;
     int rounds;
-    int wide;             /* the ymm pair (VAES, VPCLMULQDQ) is the faster */
+    int blocks;           /* blocks per register of the faster width: 1 xmm, 2 ymm, 4 zmm */
     double aes, ghash;    /* a and g per 16 B */
     double speedup;       /* s of the mixed loop */
     double cycles;        /* the model's time per 16 B */
@@ -93,7 +97,7 @@ double silicon_core_mhz_now(void);
 
 /* Which registers CTR and GCM ceilings may assume: the best measured, or one width (the
  * ceiling of a kernel of that width; no ceiling where that width was not measured). */
-enum silicon_width { SILICON_BEST, SILICON_XMM, SILICON_YMM };
+enum silicon_width { SILICON_BEST, SILICON_XMM, SILICON_YMM, SILICON_ZMM };
 int silicon_ceiling_width(const char *alg, int decrypt, enum silicon_width width,
                           double *mb_per_s, char *why, size_t n);
 

@@ -6,12 +6,12 @@
 # feature as denied (◐) where the CPU has it, as absent (✘) where it does not.
 # Usage: tests/deny.sh [BUILD_DIR] [FEATURE...]
 #   default BUILD_DIR build/native; default features aesni pclmulqdq sha vaes vpclmulqdq avx
-#   avx2 avx512f ssse3 rdrand. Prints one line per (feature, binary) and, last, "N passed, N failed" over
+#   avx2 avx512f avx512bw ssse3 rdrand. Prints one line per (feature, binary) and, last, "N passed, N failed" over
 #   all of them (the format tests/run.sh adds up); exits 1 on any failure.
 set -u
 build=${1:-build/native}
 [ $# -gt 0 ] && shift
-features=${*:-aesni pclmulqdq sha vaes vpclmulqdq avx avx2 avx512f ssse3 rdrand}
+features=${*:-aesni pclmulqdq sha vaes vpclmulqdq avx avx2 avx512f avx512bw ssse3 rdrand}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 . tests/tally.sh

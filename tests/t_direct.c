@@ -461,7 +461,7 @@ typedef size_t gcm_kernel(const struct direct_aes_key *, const struct direct_gha
 static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned start,
                             const char *name)
 {
-    enum { NB = 48 };
+    enum { NB = 96 }; /* three groups of the widest kernel (32) */
     static const uint8_t zero[16];
     uint8_t key[16], h[16], in[NB * 16], got[NB * 16], want[NB * 16], ctr[16], ks[16], y[16];
     struct direct_aes_key k;
@@ -506,21 +506,25 @@ static void check_gcm_kernels(void)
     if (usable(direct_find("aes-128-gcm", "direct-vaes")))
         check_gcm_wraps(direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16,
                         "direct_aes_gcm_enc/dec_vaes");
+    if (usable(direct_find("aes-128-gcm", "direct-vaes512")))
+        check_gcm_wraps(direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512, 32,
+                        "direct_aes_gcm_enc/dec_vaes512");
 }
 
 /* ---- the instructions ---- */
 struct opcode {
     const char *kernel;
     const void *fn;
-    uint8_t bytes[4];
+    uint8_t bytes[6];
     size_t n;
     const char *insn;
     size_t within; /* bytes from the entry searched */
 };
 
 /* Each kernel's code must contain its instruction's encoding (Intel SDM vol. 2) within its
- * first bytes (320; each kernel's first one sits within ~300; the stitched GCM kernels, over
- * 1.5 KiB each, 640: every kernel that far is still code): proof the impl's output comes
+ * first bytes (320; each kernel's first one sits within ~300; the zmm CTR kernel, which
+ * first broadcasts its round keys, 400; the stitched GCM kernels, over 1.5 KiB each, 640:
+ * every kernel that far is still code): proof the impl's output comes
  * from the crypto instructions, not a table. */
 static void check_opcodes(void)
 {
@@ -533,6 +537,11 @@ static void check_opcodes(void)
           320 },
         { "direct_aes_ctr_vaes", (const void *)direct_aes_ctr_vaes, { 0xc4, 0xc2, 0x7d, 0xdc },
           4, "VAESENC ymm", 320 },
+        /* EVEX (SDM vol. 2 2.7): 62, P0 b2 = R X' B R' set inverted for zmm17 as the
+         * source, map 0F38; P1 7d = W0, vvvv zmm0, 66; P2 48 = L'L 10 (512 bit), V' 1; DC
+         * = VAESENC, ModRM c1 (zmm0, zmm17). Sixteen key broadcasts come first: 400. */
+        { "direct_aes_ctr_vaes512", (const void *)direct_aes_ctr_vaes512,
+          { 0x62, 0xb2, 0x7d, 0x48, 0xdc, 0xc1 }, 6, "VAESENC zmm", 400 },
         { "direct_ghash", (const void *)direct_ghash, { 0x0f, 0x3a, 0x44 }, 3,
           "PCLMULQDQ", 320 },
         /* the stitched kernels set up two ways of counting first; each is over 1.5 KiB */
@@ -544,6 +553,14 @@ static void check_opcodes(void)
           { 0xc4, 0xc2, 0x7d, 0xdc }, 4, "VAESENC ymm", 640 },
         { "direct_aes_gcm_dec_vaes", (const void *)direct_aes_gcm_dec_vaes,
           { 0xc4, 0x63, 0x15, 0x44 }, 4, "VPCLMULQDQ ymm", 640 },
+        /* VAESENC zmm as in direct_aes_ctr_vaes512; EVEX VPCLMULQDQ zmm9, zmm13,
+         * 960(%rsi), imm 0x00: 62, P0 73 = R X' B R' (zmm9), map 0F3A; P1 15 = W0, vvvv
+         * zmm13, 66; P2 48 = 512 bit; 44, ModRM 4e (disp8, zmm9, rsi), disp8 0f (x 64 by
+         * EVEX's compressed displacement: quad 7's powers, hsh + 192) */
+        { "direct_aes_gcm_enc_vaes512", (const void *)direct_aes_gcm_enc_vaes512,
+          { 0x62, 0xb2, 0x7d, 0x48, 0xdc, 0xc1 }, 6, "VAESENC zmm", 640 },
+        { "direct_aes_gcm_dec_vaes512", (const void *)direct_aes_gcm_dec_vaes512,
+          { 0x62, 0x73, 0x15, 0x48, 0x44, 0x4e }, 6, "VPCLMULQDQ zmm", 640 },
         { "direct_ghash_vpclmul", (const void *)direct_ghash_vpclmul, { 0xc4, 0xe3, 0x5d, 0x44 },
           4, "VPCLMULQDQ ymm", 320 },
         { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,

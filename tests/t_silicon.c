@@ -102,6 +102,9 @@ static void check_insns(const struct silicon *l)
         [SIL_SHA256RNDS2] = { { FEAT_SHA }, 1 }, [SIL_SHA1RNDS4] = { { FEAT_SHA }, 1 },
         [SIL_MIX] = { { FEAT_AESNI, FEAT_PCLMULQDQ }, 2 },
         [SIL_VMIX] = { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 }, 3 },
+        [SIL_VAESENC_Z] = { { FEAT_VAES, FEAT_AVX512F }, 2 },
+        [SIL_VPCLMULQDQ_Z] = { { FEAT_VPCLMULQDQ, FEAT_AVX512F }, 2 },
+        [SIL_VMIX_Z] = { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX512F }, 3 },
     };
     double ratio = l->core_mhz / l->tsc_mhz;
     for (int i = 0; i < SIL_COUNT; i++) {
@@ -120,7 +123,7 @@ static void check_insns(const struct silicon *l)
                       r->why);
             continue;
         }
-        if (i == SIL_MIX || i == SIL_VMIX)
+        if (i == SIL_MIX || i == SIL_VMIX || i == SIL_VMIX_Z)
             continue; /* throughput only: check_mix */
         CHECK(r->lat_core >= 0.5 && r->lat_core <= 40, "%s latency %.2f core cycles", r->name,
               r->lat_core);
@@ -268,6 +271,8 @@ static void check_injected(void)
         /* mixes, per instruction of 18 AES + 6 CLMUL: xmm 42 cycles a body = 18 x 1 + 6 x 4,
          * one after the other (shared issue); ymm 18 = 18 x 1 beside 6 x 2 (s = 30 / 18) */
         [SIL_MIX] = { 0, 1.75 }, [SIL_VMIX] = { 0, 0.75 },
+        /* zmm, slower here than ymm: VAESENC 2.5, VPCLMULQDQ 4 (the mix's s set below) */
+        [SIL_VAESENC_Z] = { 4, 2.5 }, [SIL_VPCLMULQDQ_Z] = { 6, 4 }, [SIL_VMIX_Z] = { 0, 1.5 },
     };
     for (int i = 0; i < SIL_COUNT; i++) {
         s.insn[i] = (struct silicon_insn_result){ .name = "INSN", .ok = 1 };
@@ -279,6 +284,7 @@ static void check_injected(void)
      * from the loops' times) */
     s.insn[SIL_MIX].speedup = s.insn[SIL_MIX].speedup_low = 1;
     s.insn[SIL_VMIX].speedup = s.insn[SIL_VMIX].speedup_low = 1.25;
+    s.insn[SIL_VMIX_Z].speedup = s.insn[SIL_VMIX_Z].speedup_low = 1.25;
     silicon_adopt(&s);
     char why[400];
     /* 16 B per 10 x 4 cycles at 3 GHz = 1200 MB/s; 14 rounds: 857.143; decryption 10 x 1 */
@@ -301,6 +307,28 @@ static void check_injected(void)
     CHECK(strstr(why, "shared issue") != NULL, "xmm GCM is shared-issue bound: %s", why);
     /* aes-256 on ymm: AES 7, GHASH 3.25, together 10.25 / 1.25 = 8.2 cycles */
     near(ceiling("aes-256-gcm", 0, why, sizeof why), 16.0 / 8.2 * 3000, "aes-256-gcm", why);
+    /* zmm alone: CTR 64 B per 10 x 2.5 = 7680 (below ymm's 9600, so not the best); GCM per
+     * 16 B: AES 10 x 2.5 / 4 = 6.25, GHASH 3 x 4 / 4 + 2 x 4 / 32 = 3.25, together 9.5 / 1.25
+     * = 7.6 cycles: 16 B per 7.6 cycles = 6315.789 */
+    CHECK(silicon_ceiling_width("aes-128-ctr", 0, SILICON_ZMM, &x, why, sizeof why) == 0,
+          "zmm CTR: %s", why);
+    near(x, 7680, "aes-128-ctr on zmm", why);
+    CHECK(silicon_ceiling_width("aes-128-gcm", 0, SILICON_ZMM, &x, why, sizeof why) == 0,
+          "zmm GCM: %s", why);
+    near(x, 16.0 / 7.6 * 3000, "aes-128-gcm on zmm", why);
+    CHECK(strstr(why, "VAESENC zmm") || strstr(why, "INSN"), "zmm GCM names its units: %s", why);
+    /* a faster zmm unit (VAESENC zmm 1 cycle) is the best: CTR 64 B per 10 = 19200; GCM AES
+     * 2.5, GHASH 3.25, 5.75 / 1.25 = 4.6 cycles: 16 B per 4.6 = 10434.783 */
+    s.insn[SIL_VAESENC_Z].tp_core = 1;
+    silicon_adopt(&s);
+    near(ceiling("aes-128-ctr", 0, why, sizeof why), 19200, "aes-128-ctr (zmm best)", why);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 4.6 * 3000, "aes-128-gcm (zmm best)",
+         why);
+    s.insn[SIL_VAESENC_Z].ok = s.insn[SIL_VPCLMULQDQ_Z].ok = s.insn[SIL_VMIX_Z].ok = 0;
+    snprintf(s.insn[SIL_VAESENC_Z].why, sizeof s.insn[0].why, "CPU lacks AVX-512F");
+    silicon_adopt(&s);
+    CHECK(silicon_ceiling_width("aes-128-ctr", 0, SILICON_ZMM, &x, why, sizeof why) != 0 &&
+              x == 0 && strstr(why, "AVX-512F"), "a zmm CTR ceiling without zmm figures: %s", why);
     /* s = 30 / 18 (separate units): the AES unit bounds ymm at 16 B per 5 cycles = 9600 */
     s.insn[SIL_VMIX].speedup = 30.0 / 18;
     silicon_adopt(&s);
@@ -390,6 +418,7 @@ int main(int argc, char **argv)
     check_insns(l);
     check_mix(l, SIL_MIX, SIL_AESENC, SIL_PCLMULQDQ);
     check_mix(l, SIL_VMIX, SIL_VAESENC, SIL_VPCLMULQDQ);
+    check_mix(l, SIL_VMIX_Z, SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z);
     check_model(l);
 #if defined(__x86_64__)
     check_reality(l);

@@ -17,6 +17,8 @@
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
 
+#include "vaes-common.inc"
+
     .text
 
 /* Counters for the group into %ymm0..7, whitened with round key 0; the counter pair (GCM
@@ -203,25 +205,10 @@
 /* The lanes' sums added, then reduced to Y (%xmm12) as GREDUCE of aes-gcm-aesni.S does;
  * scratch %xmm0..2. */
 .macro VGREDUCE
-    vextracti128 $1, %ymm9, %xmm0
-    vextracti128 $1, %ymm10, %xmm1
-    vextracti128 $1, %ymm11, %xmm2
-    vpxor   %xmm0, %xmm9, %xmm9
-    vpxor   %xmm1, %xmm10, %xmm10
-    vpxor   %xmm2, %xmm11, %xmm11
+    YFOLD3
     vpxor   %xmm9, %xmm11, %xmm11
     vpxor   %xmm10, %xmm11, %xmm11
-    vpslldq $8, %xmm11, %xmm0
-    vpsrldq $8, %xmm11, %xmm11
-    vpxor   %xmm0, %xmm9, %xmm9
-    vpxor   %xmm11, %xmm10, %xmm10
-    vpclmulqdq $0x10, .Lvpoly(%rip), %xmm9, %xmm0
-    vpshufd $0x4e, %xmm9, %xmm9
-    vpxor   %xmm0, %xmm9, %xmm9
-    vpclmulqdq $0x10, .Lvpoly(%rip), %xmm9, %xmm0
-    vpshufd $0x4e, %xmm9, %xmm9
-    vpxor   %xmm10, %xmm9, %xmm9
-    vpxor   %xmm0, %xmm9, %xmm12
+    GREDUCE256 %xmm9, %xmm10, %xmm11, %xmm12
 .endm
 
 /* Blocks done (nblocks & ~15) in %rax and %r9, key pointers, counter pair and Y loaded; to
@@ -331,7 +318,7 @@ direct_aes_gcm_dec_vaes:
     .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 .Lvgbswap:
     .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-.Lvpoly: .quad 1, 0xc200000000000000
+.Lpoly: .quad 1, 0xc200000000000000
 .Lvd1:  .long 1, 0, 0, 0
 .Lvd2:  .long 2, 0, 0, 0, 2, 0, 0, 0
 .Lvb2:  .long 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24

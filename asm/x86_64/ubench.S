@@ -622,4 +622,84 @@ ubench_vaes_vclmul_mix:
     ret
     .size   ubench_vaes_vclmul_mix, .-ubench_vaes_vclmul_mix
 
+/* The zmm loops (EVEX.512: AVX512F, CPUID.7.0:EBX[16], with VAES CPUID.7.0:ECX[9] or
+ * VPCLMULQDQ CPUID.7.0:ECX[10]), as the ymm ones; the bodies are written by macros. */
+.macro ZLOOP name
+    .globl  \name
+    .type   \name, @function
+    .p2align 4
+\name:
+    endbr64
+    testq   %rdi, %rdi
+    jz      2f
+    .p2align 4
+1:
+.endm
+
+.macro ZLOOP_END name
+    decq    %rdi
+    jnz     1b
+2:
+    vzeroupper
+    ret
+    .size   \name, .-\name
+.endm
+
+/* UBENCH_UNROLL of \op on zmm: one chain (\tp 0) or twelve. */
+.macro ZBODY tp, op:vararg
+    .rept   2
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+    .if \tp
+    \op     %zmm15, %zmm\j, %zmm\j
+    .else
+    \op     %zmm15, %zmm0, %zmm0
+    .endif
+    .endr
+    .endr
+.endm
+
+/* void ubench_vaesenc512_lat(uint64_t iters), _tp: VAESENC zmm */
+    ZLOOP   ubench_vaesenc512_lat
+    ZBODY   0, vaesenc
+    ZLOOP_END ubench_vaesenc512_lat
+    ZLOOP   ubench_vaesenc512_tp
+    ZBODY   1, vaesenc
+    ZLOOP_END ubench_vaesenc512_tp
+/* void ubench_vpclmul512_lat(uint64_t iters), _tp: VPCLMULQDQ zmm */
+    ZLOOP   ubench_vpclmul512_lat
+    ZBODY   0, vpclmulqdq $0x00,
+    ZLOOP_END ubench_vpclmul512_lat
+    ZLOOP   ubench_vpclmul512_tp
+    ZBODY   1, vpclmulqdq $0x00,
+    ZLOOP_END ubench_vpclmul512_tp
+
+/* void ubench_vaes512_vclmul512_mix(uint64_t iters): the mix of ubench_aes_clmul_mix on zmm,
+ * 18 VAESENC (9 chains) and 6 VPCLMULQDQ (6 chains) */
+    ZLOOP   ubench_vaes512_vclmul512_mix
+    vaesenc %zmm15, %zmm0, %zmm0
+    vaesenc %zmm15, %zmm1, %zmm1
+    vaesenc %zmm15, %zmm2, %zmm2
+    vpclmulqdq $0x00, %zmm15, %zmm9, %zmm9
+    vaesenc %zmm15, %zmm3, %zmm3
+    vaesenc %zmm15, %zmm4, %zmm4
+    vaesenc %zmm15, %zmm5, %zmm5
+    vpclmulqdq $0x00, %zmm15, %zmm10, %zmm10
+    vaesenc %zmm15, %zmm6, %zmm6
+    vaesenc %zmm15, %zmm7, %zmm7
+    vaesenc %zmm15, %zmm8, %zmm8
+    vpclmulqdq $0x00, %zmm15, %zmm11, %zmm11
+    vaesenc %zmm15, %zmm0, %zmm0
+    vaesenc %zmm15, %zmm1, %zmm1
+    vaesenc %zmm15, %zmm2, %zmm2
+    vpclmulqdq $0x00, %zmm15, %zmm12, %zmm12
+    vaesenc %zmm15, %zmm3, %zmm3
+    vaesenc %zmm15, %zmm4, %zmm4
+    vaesenc %zmm15, %zmm5, %zmm5
+    vpclmulqdq $0x00, %zmm15, %zmm13, %zmm13
+    vaesenc %zmm15, %zmm6, %zmm6
+    vaesenc %zmm15, %zmm7, %zmm7
+    vaesenc %zmm15, %zmm8, %zmm8
+    vpclmulqdq $0x00, %zmm15, %zmm14, %zmm14
+    ZLOOP_END ubench_vaes512_vclmul512_mix
+
     .section .note.GNU-stack, "", @progbits

@@ -2,7 +2,8 @@
  * (the "openssl" impl, no capability mask) or another direct impl (the two-pass GCM), in one
  * process, through the same impl init/op the engine times; then every measured path's
  * distance from the silicon's ceiling (src/silicon.h) for the kernel's register width (xmm
- * for the AES-NI kernels, ymm for VAES: a kernel is held to what its own instructions allow).
+ * for the AES-NI kernels, ymm for VAES, zmm for VAES on AVX-512: a kernel is held to what its
+ * own instructions allow).
  * Batches alternate between the contenders, ~MS ms each; a ratio is the median of the
  * per-repeat ratios, a speed the median of its repeats (thread CPU time, so a busy shared
  * machine hurts less).
@@ -50,6 +51,18 @@ static const struct job defaults[] = {
     { "aes-256-ctr", 0, "direct", 16384, 0, 0, NULL },
     { "aes-256-gcm", 0, "direct", 16384, 0, 0, NULL },
     { "aes-256-gcm", 0, "direct-vaes", 16384, 0, 0, NULL },
+    /* zmm (AVX-512): against OpenSSL, against the ymm kernels, and each share of its ceiling */
+    { "aes-128-ctr", 0, "direct-vaes512", 16384, 0.9, 0, NULL },
+    { "aes-128-ctr", 0, "direct-vaes512", 16384, 0, 0, "direct-vaes" },
+    { "aes-256-ctr", 0, "direct-vaes512", 16384, 0, 0, NULL },
+    { "aes-256-ctr", 0, "direct-vaes512", 16384, 0, 0, "direct-vaes" },
+    { "aes-128-gcm", 0, "direct-vaes512", 16384, 0.6, 0, NULL },
+    { "aes-128-gcm", 0, "direct-vaes512", 16384, 0, 0, "direct-vaes" },
+    { "aes-128-gcm", 1, "direct-vaes512", 16384, 0, 0, NULL },
+    { "aes-128-gcm", 1, "direct-vaes512", 16384, 0, 0, "direct-vaes" },
+    { "aes-256-gcm", 0, "direct-vaes512", 16384, 0, 0, NULL },
+    { "aes-256-gcm", 0, "direct-vaes512", 16384, 0, 0, "direct-vaes" },
+    { "aes-256-gcm", 1, "direct-vaes512", 16384, 0, 0, NULL },
 };
 
 /* MB/s over one batch of ~ms milliseconds of CPU time; *clk = the core clock around it. */
@@ -69,10 +82,16 @@ static double batch(struct bench_side *s, size_t size, double ms, double *clk)
     return (double)ops * size / t / 1e6;
 }
 
-/* The register width a kernel runs on, for its ceiling: the VAES rows are ymm. */
+/* The register width a kernel runs on, for its ceiling: the VAES rows are ymm, vaes512 zmm. */
 static enum silicon_width width_of(const char *impl)
 {
-    return strstr(impl, "vaes") ? SILICON_YMM : SILICON_XMM;
+    return strstr(impl, "vaes512") ? SILICON_ZMM : strstr(impl, "vaes") ? SILICON_YMM
+                                                                         : SILICON_XMM;
+}
+
+static const char *width_name(enum silicon_width w)
+{
+    return w == SILICON_ZMM ? "zmm" : w == SILICON_YMM ? "ymm" : "xmm";
 }
 
 struct figures {
@@ -96,7 +115,7 @@ static int print_ceiling(const struct job *j, struct figures *f, int reps)
     double kd = bench_median(f->kd, reps);
     int met = j->ceil_target <= 0 || kd >= j->ceil_target;
     printf("  ceiling %s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%), other %5.1f%% (%5.1f%%, "
-           "best %5.1f%%)", width_of(j->impl) == SILICON_YMM ? "ymm" : "xmm", f->ceil,
+           "best %5.1f%%)", width_name(width_of(j->impl)), f->ceil,
            100 * md / f->ceil, kd, 100 * bd / f->ceil, 100 * mo / f->ceil,
            bench_median(f->ko, reps), 100 * bo / f->ceil);
     if (j->ceil_target > 0)

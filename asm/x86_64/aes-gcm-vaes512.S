@@ -1,0 +1,254 @@
+/* AES-GCM (NIST SP 800-38D) stitched on 512-bit registers: VAES counter mode (VAESENC
+ * EVEX.512, CPUID.7.0:ECX[9]) and VPCLMULQDQ GHASH (EVEX.512, CPUID.7.0:ECX[10]) with
+ * AVX512F (CPUID.7.0:EBX[16]; XCR0 bits 5-7 for the opmask and ZMM state) and AVX512BW
+ * (CPUID.7.0:EBX[30]) for VPSHUFB zmm; the method of aes-gcm-vaes.S with four blocks per
+ * register. Thirty-two blocks per group as eight zmm quads: while the counter quads go
+ * through the rounds, quad j of the group to hash is multiplied by H^(32-4j)..H^(29-4j)
+ * (quads 0..3 from hsh32, 4..7 from hsh of struct direct_ghash_key: the layout the ymm kernel
+ * reads, in 64-byte steps; the powers times x as aes-gcm-aesni.S explains) between the
+ * rounds; the lanes are summed and reduced once per group. EVEX only on zmm (no AVX512VL);
+ * xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h. AT&T syntax,
+ * VZEROUPPER at the end.
+ *
+ * Registers: %zmm0..7 AES states (reduction scratch once stored), %zmm8 the counter quad
+ * [c, c+1, c+2, c+3] (GCM byte order, stepping as inc32), %zmm9/10/11 low/high/middle
+ * product sums, %xmm12 = Y (upper lanes zero), %zmm13..15 scratch, %zmm16 round key 0,
+ * %zmm17..29 rounds 1..13 (as many as the key has), %zmm30 the last round key, %zmm31 the
+ * byte swap of each lane. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks
+ * left, %r11d rounds. */
+
+#include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
+                     start with ENDBR64, returns are plain RET) */
+
+#include "vaes-common.inc"
+
+    .text
+
+/* Counters for the group into %zmm0..7, whitened with round key 0; the quad moves by 32:
+ * VPADDD of 4 << 24 per step while the last byte of every lane takes the 32 without a carry
+ * (c + 3 + 32 <= 255: c <= 0xdc), else through byte-reversed 32-bit integers (inc32 wraps
+ * mod 2^32 there; see aes-gcm-aesni.S's CTR8). */
+/* %zmm1..7 and the next quad %zmm8 from %zmm0, a step of %zmm13 each. */
+.macro ZSTEP8
+    vpaddd  %zmm13, %zmm0, %zmm1
+    vpaddd  %zmm13, %zmm1, %zmm2
+    vpaddd  %zmm13, %zmm2, %zmm3
+    vpaddd  %zmm13, %zmm3, %zmm4
+    vpaddd  %zmm13, %zmm4, %zmm5
+    vpaddd  %zmm13, %zmm5, %zmm6
+    vpaddd  %zmm13, %zmm6, %zmm7
+    vpaddd  %zmm13, %zmm7, %zmm8
+.endm
+
+.macro ZCTR32
+    vpextrb $15, %xmm8, %r10d
+    cmpl    $0xdc, %r10d
+    ja      2f
+    vmovdqa64 .Lzb4(%rip), %zmm13
+    vmovdqa64 %zmm8, %zmm0
+    ZSTEP8
+    jmp     3f
+2:
+    vmovdqa64 .Lzd4(%rip), %zmm13
+    vpshufb %zmm31, %zmm8, %zmm0
+    ZSTEP8
+    vpshufb %zmm31, %zmm8, %zmm8
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    vpshufb %zmm31, %zmm\j, %zmm\j
+    .endr
+3:
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    vpxorq  %zmm16, %zmm\j, %zmm\j
+    .endr
+.endm
+
+/* Quad \j of the group at \disp(\src) times its four powers at \h in the key (Karatsuba
+ * half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that ZRMUL spreads
+ * between a round's VAESENCs. Quad 7 (the first multiplied) sets the sums, quad 0 takes Y. */
+.macro ZGMULQ part, j, src, disp, h
+    .if \part == 0
+    vmovdqu64 \disp+64*\j(\src), %zmm13
+    vpshufb %zmm31, %zmm13, %zmm13
+    .if \j == 0
+    vpxorq  %zmm12, %zmm13, %zmm13
+    .endif
+    .elseif \part == 1
+    vpshufd $0x4e, %zmm13, %zmm15
+    vpxorq  %zmm13, %zmm15, %zmm15
+    .if \j == 7
+    vpclmulqdq $0x00, \h(%rsi), %zmm13, %zmm9
+    .else
+    vpclmulqdq $0x00, \h(%rsi), %zmm13, %zmm14
+    .endif
+    .elseif \part == 2
+    .if \j == 7
+    vpclmulqdq $0x00, \h+256(%rsi), %zmm15, %zmm11
+    .else
+    vpclmulqdq $0x00, \h+256(%rsi), %zmm15, %zmm15
+    .endif
+    .else
+    .if \j == 7
+    vpclmulqdq $0x11, \h(%rsi), %zmm13, %zmm10
+    .else
+    vpclmulqdq $0x11, \h(%rsi), %zmm13, %zmm13
+    vpxorq  %zmm14, %zmm9, %zmm9
+    vpxorq  %zmm15, %zmm11, %zmm11
+    vpxorq  %zmm13, %zmm10, %zmm10
+    .endif
+    .endif
+.endm
+
+/* The powers of quad \j: H^32..H^17 (hsh32, at 1280) for quads 0..3, H^16..H^1 (hsh, at 768)
+ * for 4..7, 64 bytes a quad. */
+.macro ZGMULP part, j, src, disp
+    .if \j < 4
+    ZGMULQ  \part, \j, \src, \disp, 1280+64*\j
+    .else
+    ZGMULQ  \part, \j, \src, \disp, 768+64*(\j-4)
+    .endif
+.endm
+
+/* Round \r (1..8, key %zmm\key) with, where \mul, the multiply of quad \j = 8 - \r (quad 0,
+ * which waits for the previous reduction, last), its steps between the VAESENCs. */
+.macro ZRMUL key, j, mul, src, disp
+    .if \mul
+    vaesenc %zmm\key, %zmm0, %zmm0
+    .irp s, 1, 2, 3, 4, 5, 6, 7
+    .if \s % 2                       /* step (s - 1) / 2 before the VAESENCs of quads 1, 3, 5, 7 */
+    ZGMULP  (\s - 1) / 2, \j, \src, \disp
+    .endif
+    vaesenc %zmm\key, %zmm\s, %zmm\s
+    .endr
+    .else
+    ZROUND  8, %zmm\key
+    .endif
+.endm
+
+/* The eight quads' multiplies alone (the last group encrypted, hashed after the loop). */
+.macro ZGHASH32 src, disp
+    .irp j, 7, 6, 5, 4, 3, 2, 1, 0
+    .irp part, 0, 1, 2, 3
+    ZGMULP  \part, \j, \src, \disp
+    .endr
+    .endr
+.endm
+
+/* One group: AES of thirty-two counter blocks, with (\mul) the products of the thirty-two
+ * blocks at \disp(\src) by H^32..H^1; output stored. */
+.macro ZGROUP mul, src, disp
+    ZCTR32
+    ZRMUL   17, 7, \mul, \src, \disp
+    ZRMUL   18, 6, \mul, \src, \disp
+    ZRMUL   19, 5, \mul, \src, \disp
+    ZRMUL   20, 4, \mul, \src, \disp
+    ZRMUL   21, 3, \mul, \src, \disp
+    ZRMUL   22, 2, \mul, \src, \disp
+    ZRMUL   23, 1, \mul, \src, \disp
+    ZRMUL   24, 0, \mul, \src, \disp
+    ZROUNDS 8, 9, %r11d
+    ZLAST   8, %r8, %rcx, %zmm13
+.endm
+
+/* On to the next group; ZF set when none is left. */
+.macro ZNEXT
+    addq    $512, %rcx
+    addq    $512, %r8
+    subq    $32, %r9
+.endm
+
+/* The Karatsuba middle made whole (mid ^= lo ^ hi), the four lanes of each sum added, and
+ * the 256-bit product reduced to Y (%xmm12) as GREDUCE of aes-gcm-aesni.S does; scratch
+ * %xmm0..2. */
+.macro ZGREDUCE
+    vpternlogq $0x96, %zmm9, %zmm10, %zmm11
+    vextracti64x4 $1, %zmm9, %ymm0
+    vextracti64x4 $1, %zmm10, %ymm1
+    vextracti64x4 $1, %zmm11, %ymm2
+    vpxor   %ymm0, %ymm9, %ymm9
+    vpxor   %ymm1, %ymm10, %ymm10
+    vpxor   %ymm2, %ymm11, %ymm11
+    YFOLD3
+    GREDUCE256 %xmm9, %xmm10, %xmm11, %xmm12
+.endm
+
+/* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad and Y
+ * loaded; to \out when there is nothing to do (no zmm state touched). */
+.macro ZENTRY out
+    endbr64
+    movq    %r9, %rax
+    andq    $-32, %rax
+    jz      \out
+    movq    %rax, %r9
+    movl    240(%rdi), %r11d
+    movl    %r11d, %r10d
+    shlq    $4, %r10
+    ZKEYS   %r10
+    vbroadcasti32x4 .Lzgbswap(%rip), %zmm31
+    vbroadcasti32x4 (%rdx), %zmm8
+    vpshufb %zmm31, %zmm8, %zmm8
+    vpaddd  .Lzd0123(%rip), %zmm8, %zmm8
+    vpshufb %zmm31, %zmm8, %zmm8
+    vmovdqu 16(%rdx), %xmm12
+    vpshufb .Lzgbswap(%rip), %xmm12, %xmm12
+.endm
+
+/* State back to GCM byte order; no key, key stream or product left in registers (VEX.128
+ * zeroes a whole zmm0..15, EVEX.512 zeroes zmm16..31). */
+.macro ZLEAVE
+    vmovdqu %xmm8, (%rdx)
+    vpshufb .Lzgbswap(%rip), %xmm12, %xmm12
+    vmovdqu %xmm12, 16(%rdx)
+    ZWIPE   15
+.endm
+
+/* size_t direct_aes_gcm_enc_vaes512(k, gk, st, out, in, nblocks)
+ * As direct_aes_gcm_enc_vaes (aes-gcm-vaes.S) with groups of thirty-two, each hashed by
+ * H^32..H^1 and reduced while the next is encrypted; the last one hashed after the loop. */
+    .globl  direct_aes_gcm_enc_vaes512
+    .type   direct_aes_gcm_enc_vaes512, @function
+    .p2align 4
+direct_aes_gcm_enc_vaes512:
+    ZENTRY  .Lzge_ret
+    ZGROUP  0, %rcx, 0
+    ZNEXT
+    jz      .Lzge_last
+.Lzge_loop:
+    ZGROUP  1, %rcx, -512            /* hashes the group written before */
+    ZGREDUCE
+    ZNEXT
+    jnz     .Lzge_loop
+.Lzge_last:
+    ZGHASH32 %rcx, -512
+    ZGREDUCE
+    ZLEAVE
+.Lzge_ret:
+    ret
+    .size   direct_aes_gcm_enc_vaes512, .-direct_aes_gcm_enc_vaes512
+
+/* size_t direct_aes_gcm_dec_vaes512(k, gk, st, out, in, nblocks): as _enc_vaes512, hashing
+ * each group's input while it is decrypted */
+    .globl  direct_aes_gcm_dec_vaes512
+    .type   direct_aes_gcm_dec_vaes512, @function
+    .p2align 4
+direct_aes_gcm_dec_vaes512:
+    ZENTRY  .Lzgd_ret
+.Lzgd_loop:
+    ZGROUP  1, %r8, 0
+    ZGREDUCE
+    ZNEXT
+    jnz     .Lzgd_loop
+    ZLEAVE
+.Lzgd_ret:
+    ret
+    .size   direct_aes_gcm_dec_vaes512, .-direct_aes_gcm_dec_vaes512
+
+    .section .rodata
+    .p2align 6
+.Lzb4:  .long 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24
+.Lzd4:  .long 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
+.Lzd0123: .long 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
+.Lzgbswap:
+    .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lpoly: .quad 1, 0xc200000000000000
+
+    .section .note.GNU-stack, "", @progbits
