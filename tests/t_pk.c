@@ -75,14 +75,16 @@ static void test_every_impl(void)
         }
         CHECK(!post_quantum(a) || OpenSSL_version_num() >= 0x30500000L,
               "%s offered by an OpenSSL without it", im->alg);
+        if (check_pk_capped(im->alg, a->key_bits))
+            continue;
         int rc = kat_pk_verify(im, seed, ref, sizeof ref, why, sizeof why);
         CHECK(rc == 0, "%s/%s verifies: %s", im->alg, im->name, why);
         verified += rc == 0;
         if (rc == 0)
             loops(im, a);
     }
-    CHECK(verified >= 14, "at least the OpenSSL rows of RSA, ECDSA, Ed25519, X25519 verified "
-          "(%d)", verified);
+    CHECK(verified >= (getenv("ACCELSCOPE_TEST_PK_BITS") ? 8 : 14), "at least the OpenSSL rows "
+          "of RSA, ECDSA, Ed25519, X25519 verified (%d)", verified);
 }
 
 /* ---- Impostors: a row (OpenSSL's or the portable one) whose output or verdict is tampered
@@ -148,6 +150,8 @@ static void impostor(const char *base, const char *alg,
         UNAVAILABLE(alg, r ? why : "no such row");
         return;
     }
+    if (check_pk_capped(alg, algo_find(alg)->key_bits))
+        return;
     cur_alg = alg;
     cur_base = base;
     struct impl fake = *r;
@@ -203,6 +207,8 @@ static void test_references(void)
                 UNAVAILABLE(algs[i], im ? why : "no such row");
                 continue;
             }
+            if (check_pk_capped(algs[i], algo_find(algs[i])->key_bits))
+                continue;
             int rc = kat_pk_verify(im, seed, ref, sizeof ref, why, sizeof why);
             CHECK(rc == 0 && !strncmp(ref, other, strlen(other)),
                   "%s/%s verified against %s (%d, reference %s: %s)", algs[i], name, other, rc,
