@@ -104,9 +104,9 @@ static void tell_all(struct engine *e, const char *cmd, int pending)
 /* The barrier: every worker gets the same start instant, GO_LEAD_NS ahead, which covers
  * the wake-up of a worker blocked on its stdin and lets its core clock settle (worker.c).
  * One worker has nobody to start with: a plain `go` has it warm up for worker.c's WARM_NS
- * from its own wake-up, so the slack kept for the slowest wake-up of several is not spent
- * on every round (about 1 ms of each round's 3.5 ms of overhead, over 6000 rounds in a
- * default run). */
+ * from its own wake-up. That round is about 1 ms shorter (of some 3.5 ms of overhead, over
+ * 5000-6000 rounds in a default run), mostly because its warm-up runs the operation for
+ * about 1.6 ms instead of about 2.5: the wake-up slack itself is some 0.1 ms. */
 #define GO_LEAD_NS 3000000u
 
 static void go_all(struct engine *e)
