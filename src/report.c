@@ -99,8 +99,9 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
         noisy += cells[i].d.noisy;
     if (noisy)
         fprintf(out, "~ noisy (%zu cells): the 95%% interval of the speed-up over the slowest row "
-                     "(its rounds paired with that row's) stayed wider than +-5%%; no speed-up "
-                     "is claimed from them.\n", noisy);
+                     "(its rounds paired with that row's) stayed wider than +-5%%, or either "
+                     "row kept under 5 rounds, had most retaken or ran beside busy programs; "
+                     "no speed-up is claimed from them.\n", noisy);
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

@@ -1,0 +1,197 @@
+/* Which probe sees the slow phases of a VM (issue 16)? For SECONDS, in turn and over and over:
+ * the scalar clock probe and the vector probe the worker takes around every round
+ * (src/clock.c), an L1 load/store probe, a pointer chase through 256 KiB (L2), and two
+ * implementations' op (default sha256 at 256 B, portable and openssl), each a few tens of us.
+ * The readings are binned (medians of 20 turns, some 10 ms), and for each probe the bench
+ * prints its spread (5th to 95th percentile) and its correlation, in logs, with each
+ * implementation's speed and with their ratio: a probe that moves with them could tell a round
+ * taken in a slow phase; one that moves a fraction as much cannot.
+ * On the Zen 5 VM (2026-12-01, 20 s, this bench): portable spread 61 %, openssl 20 %, their
+ * ratio 35 %; the clock probe 3.4 % (correlation 0.88 with portable, -0.87 with the ratio: it
+ * moves with them, a twentieth as much, so its 5 % rule never fires), the vector probe 1.2 %
+ * (none), the L1 load probe 45 % (0.98, and -0.98 with the ratio), the L2 chase 22 % (0.81).
+ * An earlier 40 s prototype: load 43 %, its correlation with the ratio -0.44. The VM's slow
+ * phases are in the memory path, where the dependent-add chain hardly looks.
+ *   make build/native/tests/bench/probes_bench && build/native/tests/bench/probes_bench
+ *   probes_bench [-s SECONDS] [-a ALG] [-z SIZE] [-i IMPL_A,IMPL_B] */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "clock.h"
+#include "registry.h"
+
+#define BIN 20
+#define CHASE_WORDS (256 * 1024 / sizeof(uint32_t))
+enum { P_CLOCK, P_VECTOR, P_LOAD, P_CHASE, P_A, P_B, NPROBE };
+static const char *const names[NPROBE] = { "clock", "vector", "load-L1", "chase-L2", "A", "B" };
+
+static uint64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t lines[2048];
+static uint32_t chain[CHASE_WORDS];
+static volatile uint64_t sink;
+
+static double load_probe(void)
+{
+    uint64_t s = 0, t0 = mono_ns();
+    for (int r = 0; r < 16; r++)
+        for (size_t i = 0; i < 2048; i += 4) {
+            s += lines[i] + lines[i + 1];
+            s ^= lines[i + 2] + lines[i + 3];
+            lines[(i * 7) & 2047] = s;
+        }
+    sink = s;
+    return 16.0 * 2048 * 8 / (double)(mono_ns() - t0) * 1e3; /* MB/s */
+}
+
+static double chase_probe(void)
+{
+    uint32_t p = 0;
+    uint64_t t0 = mono_ns();
+    for (int i = 0; i < 8000; i++)
+        p = chain[p];
+    sink = p;
+    return 8000.0 / (double)(mono_ns() - t0) * 1e3; /* M loads/s */
+}
+
+static double op_probe(struct bench_side *s, size_t size, int reps)
+{
+    uint64_t t0 = mono_ns();
+    for (int i = 0; i < reps; i++)
+        s->im->op(s->ctx, s->in, s->in, size);
+    return (double)reps * (double)size / (double)(mono_ns() - t0) * 1e3;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double corr(const double *x, const double *y, size_t n)
+{
+    double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i] / (double)n;
+        my += y[i] / (double)n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+}
+
+static double spread_pct(const double *logv, size_t n)
+{
+    double *s = malloc(n * sizeof *s);
+    if (!s)
+        abort();
+    memcpy(s, logv, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp);
+    double r = (exp(s[n * 95 / 100] - s[n * 5 / 100]) - 1) * 100;
+    free(s);
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 40;
+    const char *alg = "sha256", *pair = "portable,openssl";
+    size_t size = 256;
+    int o;
+    while ((o = getopt(argc, argv, "s:a:z:i:")) != -1) {
+        if (o == 's')
+            seconds = atof(optarg);
+        else if (o == 'a')
+            alg = optarg;
+        else if (o == 'z')
+            size = (size_t)atol(optarg);
+        else if (o == 'i')
+            pair = optarg;
+        else {
+            fprintf(stderr, "usage: probes_bench [-s SECONDS] [-a ALG] [-z SIZE] [-i A,B]\n");
+            return 2;
+        }
+    }
+    char a_name[64], *comma;
+    snprintf(a_name, sizeof a_name, "%s", pair);
+    if (!(comma = strchr(a_name, ',')) || seconds < 1 || seconds > 600 || !size) {
+        fprintf(stderr, "probes_bench: -i takes two implementation names A,B; -s 1 to 600; "
+                        "-z a size in bytes\n");
+        return 2;
+    }
+    *comma = 0;
+    const struct impl *im[2] = { registry_find(alg, a_name), registry_find(alg, comma + 1) };
+    struct bench_side side[2] = { 0 };
+    for (int k = 0; k < 2; k++) {
+        char why[256] = "";
+        if (!im[k] || im[k]->check(im[k], why, sizeof why)) {
+            printf("UNAVAILABLE: %s %s: %s\n", alg, k ? comma + 1 : a_name,
+                   im[k] ? why : "no such implementation");
+            return 0;
+        }
+    }
+    /* the outputs agree before any speed counts */
+    if (bench_agree(im[0], im[1], size, 0) || bench_side_init(&side[0], im[0], size, 0) ||
+        bench_side_init(&side[1], im[1], size, 0))
+        return 1;
+    for (size_t i = 0; i < CHASE_WORDS; i++) /* a single cycle through every word */
+        chain[i] = (uint32_t)((i * 40503u + 1) % CHASE_WORDS);
+    int reps[2];
+    for (int k = 0; k < 2; k++) { /* ~30 us of each op */
+        double mbs = op_probe(&side[k], size, 50);
+        reps[k] = (int)(mbs * 30 / (double)size) + 1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    double *v = malloc(cap * NPROBE * sizeof *v);
+    double bin[NPROBE][BIN];
+    if (!v)
+        abort();
+    uint64_t end = mono_ns() + (uint64_t)(seconds * 1e9);
+    while (mono_ns() < end && n < cap) {
+        for (int b = 0; b < BIN; b++) {
+            bin[P_CLOCK][b] = clock_probe_mhz();
+            bin[P_VECTOR][b] = clock_probe_vector_rate();
+            bin[P_LOAD][b] = load_probe();
+            bin[P_CHASE][b] = chase_probe();
+            bin[P_A][b] = op_probe(&side[0], size, reps[0]);
+            bin[P_B][b] = op_probe(&side[1], size, reps[1]);
+        }
+        for (int p = 0; p < NPROBE; p++) {
+            qsort(bin[p], BIN, sizeof bin[p][0], cmp);
+            double m = bin[p][BIN / 2];
+            v[p * cap + n] = m > 0 ? log(m) : 0;
+        }
+        n++;
+    }
+    double *ratio = malloc(n * sizeof *ratio);
+    if (!ratio)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        ratio[i] = v[P_B * cap + i] - v[P_A * cap + i];
+    printf("%zu bins of %d turns; A = %s, B = %s, %s at %zu B; B/A spread %.1f %%\n", n, BIN,
+           a_name, comma + 1, alg, size, spread_pct(ratio, n));
+    printf("%-9s %9s %8s %8s %8s\n", "probe", "spread %", "corr A", "corr B", "corr B/A");
+    for (int p = 0; p < NPROBE; p++)
+        printf("%-9s %9.1f %8.2f %8.2f %8.2f\n", names[p], spread_pct(v + p * cap, n),
+               corr(v + p * cap, v + P_A * cap, n), corr(v + p * cap, v + P_B * cap, n),
+               corr(v + p * cap, ratio, n));
+    free(ratio);
+    free(v);
+    bench_side_free(&side[0]);
+    bench_side_free(&side[1]);
+    return 0;
+}
