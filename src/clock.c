@@ -181,6 +181,34 @@ double clock_probe_vector_rate(void)
     return have ? probe(vchain, &iters) : 0;
 }
 
+static uint64_t lbuf[2048];
+static volatile uint64_t lsink;
+
+/* A cache line a step: eight loads summed, a store to another line (the sum depends on the
+ * loads, so neither can be dropped). */
+static int lchain(unsigned long iters)
+{
+    uint64_t s = 0;
+    for (unsigned long i = 0; i < iters; i++) {
+        size_t k = (size_t)(i * 8) & 2047;
+        s += lbuf[k] + lbuf[k + 1];
+        s ^= lbuf[k + 2] + lbuf[k + 3];
+        s += lbuf[k + 4] + lbuf[k + 5];
+        s ^= lbuf[k + 6] + lbuf[k + 7];
+        lbuf[(k * 7 + 3) & 2047] = s;
+    }
+    lsink = s;
+    return 0;
+}
+
+double clock_probe_load_rate(void)
+{
+    static unsigned long iters;
+    if (!iters)
+        iters = chain_iters(lchain, 20e-6, 100);
+    return probe(lchain, &iters);
+}
+
 long clock_cpufreq_khz(void)
 {
     char path[96];

@@ -136,19 +136,66 @@ static void aggregate(struct engine *e, int all_if_none)
     stats_summarize(ptr, n, n ? rounds : 0, e->r.cycle_clock, all_if_none, &e->r);
 }
 
-/* The user and system time, the other CPUs' and the SMT siblings' ticks at the end are
- * optional (older workers, scripted tests). */
+/* The run's usual load-probe figure (stats_sample_load; STATS_SLOW_PHASE): the 90th
+ * percentile of the last LOAD_RING samples of every engine of this process, recomputed every
+ * LOAD_EVERY; 0 until
+ * LOAD_EVERY have come. Process-wide, not per cell: a slow phase of the host outlasts a
+ * cell's visit, and its worker's own median would be the slow rate itself. */
+#define LOAD_RING 4096
+#define LOAD_EVERY 16
+static float load_ring[LOAD_RING];
+static size_t load_seen;
+static double load_ref;
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static void load_add(double rate)
+{
+    if (rate <= 0)
+        return;
+    load_ring[load_seen++ % LOAD_RING] = (float)rate;
+    if (load_seen % LOAD_EVERY)
+        return;
+    static float sorted[LOAD_RING];
+    size_t n = load_seen < LOAD_RING ? load_seen : LOAD_RING;
+    memcpy(sorted, load_ring, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_float);
+    load_ref = sorted[n * 9 / 10];
+}
+
+double engine_load_ref(void)
+{
+    return load_ref;
+}
+
+void engine_load_forget(void)
+{
+    load_seen = 0;
+    load_ref = 0;
+}
+
+/* The user and system time, the other CPUs' and the SMT siblings' ticks, and the load probes
+ * at the end are optional (older workers, scripted tests). */
 static int parse_sample(const char *s, struct stats_sample *x, struct offload_evidence *off)
 {
     unsigned long long v[9], u = 0, sys = 0;
     x->others_user = x->others_ticks = x->sib_user = x->sib_ticks = -1;
     x->moved = 0;
+    x->lrate0 = x->lrate1 = 0;
     int k = sscanf(s, "%llu %llu %llu %llu %llu %ld %ld %llu %llu %lf %lf %lf %lf %llu %llu %lld "
-                   "%lld %d %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4], &x->nivcsw, &x->steal,
-                   &v[5], &v[6], &x->mhz0, &x->mhz1, &x->vrate0, &x->vrate1, &u, &sys,
-                   &x->others_user, &x->others_ticks, &x->moved, &x->sib_user, &x->sib_ticks);
-    if (k != 13 && k != 15 && k != 18 && k != 20)
+                   "%lld %d %lld %lld %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4], &x->nivcsw,
+                   &x->steal, &v[5], &v[6], &x->mhz0, &x->mhz1, &x->vrate0, &x->vrate1, &u, &sys,
+                   &x->others_user, &x->others_ticks, &x->moved, &x->sib_user, &x->sib_ticks,
+                   &x->lrate0, &x->lrate1);
+    if (k != 13 && k != 15 && k != 18 && k != 20 && k != 22)
         return -1;
+    /* judged against the rate usual before it: a sample does not vouch for itself */
+    x->lref = load_ref;
+    load_add(stats_sample_load(x));
     off->user_ns += u;
     off->sys_ns += sys;
     x->ops = v[0];

@@ -51,6 +51,12 @@ struct engine;
 /* The program a worker runs (default: /proc/self/exe). Tests point it at ./accelscope. */
 void engine_set_exe(const char *path);
 
+/* The run's usual load-probe rate that samples are judged against (stats.h
+ * STATS_SLOW_PHASE), from every engine of this process; 0 while too few samples have come.
+ * engine_load_forget starts over (tests). */
+double engine_load_ref(void);
+void engine_load_forget(void);
+
 /* Starts the workers; never NULL (out of memory aborts). A cell that cannot start (an
  * unavailable implementation, fork failure) is finished at once with its status. */
 struct engine *engine_start(const struct engine_job *job);

@@ -100,7 +100,8 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
     if (noisy)
         fprintf(out, "~ noisy (%zu cells): the 95%% interval of the speed-up over the slowest row "
                      "(its rounds paired with that row's) stayed wider than +-5%%, or either "
-                     "row kept under 5 rounds, had most retaken or ran beside busy programs; "
+                     "row kept under 5 rounds, had most retaken, ran beside busy programs or while "
+                     "the host slowed the memory path; "
                      "no speed-up is claimed from them.\n", noisy);
 }
 

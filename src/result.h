@@ -51,13 +51,19 @@ struct result {
      * started together. */
     int rounds;             /* undisturbed rounds: the samples the figures are made of */
     int disturbed;          /* rounds left out: descheduled, stolen from, the clock moved,
-                             * -t N windows apart, or (one worker) moved or beside programs
-                             * busy on the other CPUs (stats.h) */
+                             * the load probe slow, -t N windows apart, or (one worker) moved
+                             * or beside programs busy on the other CPUs (stats.h) */
     double ci_pct;          /* 95 % CI of the median: half-width in % of the median */
     double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
     double clock_mhz;       /* median effective core clock of the samples (dependent adds) */
     double vector_rate;     /* median rate of the vector probe (AVX2 adds, port-bound), 10^6
                              * adds/s: compare within a machine only; 0 where not measured */
+    double load_rate;       /* median of the rounds' stats_sample_load (the load probe per
+                             * MHz of the clock probe): within a machine only; 0 = none */
+    int slow_phase;         /* that median is more than STATS_LOAD_TOL below the run's usual
+                             * rate (the engine's when the cell's last round came): the cell
+                             * ran while the host slowed the memory path, which moves code by
+                             * how much it uses it; noisy, and so is any xN made from it */
     int quality;            /* enum result_quality */
     int corun;              /* one worker, and its rounds together ran beside programs busy
                              * on the other CPUs or on its core's SMT siblings (stats.h

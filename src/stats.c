@@ -74,6 +74,15 @@ static int off(double x, double ref)
     return ref > 0 && x > 0 && fabs(x - ref) > STATS_CLOCK_TOL * ref;
 }
 
+double stats_sample_load(const struct stats_sample *s)
+{
+    if (s->lrate0 <= 0 || s->lrate1 <= 0)
+        return 0;
+    if (s->mhz0 > 0 && s->mhz1 > 0)
+        return fmin(s->lrate0 / s->mhz0, s->lrate1 / s->mhz1);
+    return fmin(s->lrate0, s->lrate1);
+}
+
 unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate)
 {
     unsigned why = 0;
@@ -90,6 +99,9 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
     if (off(stats_sample_mhz(s, 0), median_mhz) ||
         off_by(stats_sample_mhz(s, 1), median_vrate, STATS_VECTOR_TOL))
         why |= STATS_CLOCK_OFF;
+    double load = stats_sample_load(s);
+    if (s->lref > 0 && load > 0 && load < s->lref * (1 - STATS_LOAD_TOL))
+        why |= STATS_SLOW_PHASE;
     return why;
 }
 
@@ -234,7 +246,9 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
     int k = 0, kv = 0;
     double *mhz = malloc((size_t)(rounds * workers + 1) * sizeof *mhz);
     double *vrate = malloc((size_t)(rounds * workers + 1) * sizeof *vrate);
-    if (!mhz || !vrate)
+    double *lrate = malloc((size_t)(rounds * workers + 1) * sizeof *lrate);
+    int kl = 0;
+    if (!mhz || !vrate || !lrate)
         abort();
     for (int i = 0; i < rounds; i++) {
         if (bad[i])
@@ -250,6 +264,8 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
                 mhz[k++] = stats_sample_mhz(x, 0);
             if (stats_sample_mhz(x, 1) > 0)
                 vrate[kv++] = stats_sample_mhz(x, 1);
+            if (stats_sample_load(x) > 0)
+                lrate[kl++] = stats_sample_load(x);
         }
     }
     r->ops = ops;
@@ -259,8 +275,10 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
     r->cycles_per_byte = bytes && strcmp(cycle_clock, "none") ? (double)cyc / (double)bytes : 0;
     r->clock_mhz = k ? stats_median(mhz, k) : 0;
     r->vector_rate = kv ? stats_median(vrate, kv) : 0;
+    r->load_rate = kl ? stats_median(lrate, kl) : 0;
     free(mhz);
     free(vrate);
+    free(lrate);
 }
 
 /* How well the barrier held, over every round taken, disturbed or not. */
@@ -329,7 +347,11 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     r->overlap_pct = overlap_pct(s, workers, rounds);
     round_figures(s, workers, rounds, bad, r);
     r->corun = r->rounds && workers == 1 && cell_shared(s[0], rounds);
-    r->quality = fallback || r->corun ? RESULT_NOISY
+    /* the run's usual rate as the engine knew it at the last round: it has seen the most */
+    double lref = rounds > 0 && workers > 0 ? s[0][rounds - 1].lref : 0;
+    r->slow_phase = r->rounds && r->load_rate > 0 && lref > 0 &&
+                    r->load_rate < lref * (1 - STATS_LOAD_TOL);
+    r->quality = fallback || r->corun || r->slow_phase ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);
     free(v);
@@ -356,7 +378,7 @@ int stats_quality(int rounds, int disturbed, double ci_pct)
 
 int stats_rounds_trusted(const struct result *r)
 {
-    return rounds_carry(r->rounds, r->disturbed) && !r->corun;
+    return rounds_carry(r->rounds, r->disturbed) && !r->corun && !r->slow_phase;
 }
 
 int stats_tie(const struct result *a, const struct result *b)

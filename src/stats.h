@@ -16,6 +16,9 @@ struct stats_sample {
     uint64_t t0, t1;         /* the timed window, CLOCK_MONOTONIC ns */
     double mhz0, mhz1;       /* dependent-add clock just before / after; 0 = none */
     double vrate0, vrate1;   /* the vector probe's rate before / after, 10^6 adds/s; 0 = none */
+    double lrate0, lrate1;   /* the load probe's rate before / after (clock.h); 0 = none */
+    double lref;             /* the run's usual stats_sample_load when the sample came
+                              * (engine.c); 0 = none known yet, the slow-phase rule is off */
     long long others_user;   /* /proc/stat ticks the other CPUs spent running programs (user,
                               * nice) during the sample; -1 unknown (see worker.c) */
     long long others_ticks;  /* all their ticks during it; -1 unknown */
@@ -35,6 +38,12 @@ struct stats_sample {
  * VM's scheduling) is larger than the slowdowns it would catch. Interleaving the compared
  * cells' rounds (session_run.c) is what protects the comparison from a vector slowdown. */
 #define STATS_VECTOR_TOL 0.0
+/* The slow-phase rule's tolerance. The load probe's own jitter on the Zen 5 VM in a calm
+ * spell: 3.5-4 % from the 5th to the 95th percentile; in a slow phase it read 10-45 % lower,
+ * as did the crypto code, unevenly (portable sha256 61 %, OpenSSL's SHA-NI code 20 %: the
+ * ratio between them moved 35 %). Phases last longer than a cell's visit, so the reference
+ * is the run's (engine.c), not the worker's median. */
+#define STATS_LOAD_TOL 0.10
 #define STATS_CLOCK_MEDIAN_MIN 3 /* samples before "vs the median clock" applies */
 /* A descheduled sample is disturbed when it also spent more than this share of its window
  * off the CPU (wall - CPU time): a kernel thread that preempts for 40 us moves a 40 ms
@@ -51,6 +60,9 @@ enum {
     STATS_CLOCK_MOVED = 4,  /* a probe (clock or vector rate) after differs from before by
                              * more than 5 % */
     STATS_CLOCK_OFF = 8,    /* a probe is more than 5 % off the worker's median */
+    STATS_SLOW_PHASE = 16,  /* the load probe read more than STATS_LOAD_TOL below the run's
+                             * usual rate (lref), before or after: the host slowed the memory
+                             * path, and code by how much it uses it */
 };
 /* A round is disturbed when any of its samples is, or (-t N) when its workers' windows
  * overlapped less than STATS_OVERLAP_MIN_PCT. */
@@ -75,6 +87,11 @@ double stats_sample_mhz(const struct stats_sample *s, int vec);
  * their own by the same rule: one busy sibling among 63 idle CPUs leaves the average far
  * below half, yet it shares the core's execution units with the sample. */
 int stats_shared(const struct stats_sample *s);
+
+/* The sample's load-probe figure (clock.h): the lower of its two readings, each per MHz of
+ * the clock probe taken with it where both have one, so that a clock that drops (a governor,
+ * an AVX-512 licence) moves it no more than it moves the code; 0 = no probe. */
+double stats_sample_load(const struct stats_sample *s);
 
 /* The disturbance mask of one sample. median_mhz / median_vrate: the median probes of the
  * worker's samples (0: not known yet, the vs-median rule is not applied). */
@@ -105,7 +122,8 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
                      const char *cycle_clock, int all_if_none, struct result *r);
 
 /* The rounds themselves can carry a comparison: enough undisturbed ones, most of the rounds
- * taken, and not run beside busy programs (result.corun). A paired ratio whose interval is
+ * taken, not run beside busy programs (result.corun) nor in a slow phase of the host
+ * (result.slow_phase). A paired ratio whose interval is
  * narrow is still no claim when one side's rounds were mostly retaken or co-run: what
  * disturbed them (a co-runner, a throttling clock) moves different code by different
  * amounts, and the pairs that remain are the few it spared, or none it spared. */

@@ -12,7 +12,7 @@
  *     go [<t0_ns>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw> <steal>
  *                    <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before> <vrate_after>
  *                    <user_ns> <sys_ns> <others_user> <others_ticks> <moved> <sib_user>
- *                    <sib_ticks>
+ *                    <sib_ticks> <lrate_before> <lrate_after>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
  *             when given, the engine's barrier for -t N, after a WARM_NS settle otherwise:
  *             one worker's rounds)
@@ -25,7 +25,8 @@
  * second (0 where not measured); user/sys = user and system CPU time of the window (getrusage);
  * others = /proc/stat ticks the other CPUs spent running programs (user, nice), and all their
  * ticks, during it (-1 -1 where unreadable or the worker changed CPU); moved = 1 when the
- * worker was on another CPU after the sample than before its warm-up.
+ * worker was on another CPU after the sample than before its warm-up; lrate = the load
+ * probe's rate (clock.h) before and after.
  * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
  * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
@@ -533,7 +534,7 @@ struct probe {
     long nivcsw;
     struct procstat st;
     int cpu;
-    double mhz, vrate;
+    double mhz, vrate, lrate;
 };
 
 /* The counters around a sample; after it (clocks_first), the probes before them. */
@@ -541,7 +542,8 @@ static void probe_take(struct timed *tm, struct probe *p, int clocks_first)
 {
     struct rusage u;
     if (clocks_first)
-        p->mhz = clock_probe_mhz(), p->vrate = clock_probe_vector_rate();
+        p->mhz = clock_probe_mhz(), p->vrate = clock_probe_vector_rate(),
+        p->lrate = clock_probe_load_rate();
     p->cpu = sched_getcpu();
     stat_read(tm, p->cpu, &p->st);
     getrusage(RUSAGE_SELF, &u);
@@ -556,7 +558,7 @@ static void probe_take(struct timed *tm, struct probe *p, int clocks_first)
  * last readings before the window. Without the warm-up, interleaved samples read 5-10 % below
  * back-to-back ones on the Zen 3 VM (the default run against the commit before sessions). */
 #define WARM_NS 2000000u
-#define PROBE_NS 400000u /* a scalar and a vector probe, with room to spare */
+#define PROBE_NS 500000u /* a scalar, a vector and a load probe (~80 us each), with room to spare */
 
 static int settle(struct timed *tm, uint64_t start, struct probe *p)
 {
@@ -572,6 +574,7 @@ static int settle(struct timed *tm, uint64_t start, struct probe *p)
     }
     p->mhz = clock_probe_mhz();
     p->vrate = clock_probe_vector_rate();
+    p->lrate = clock_probe_load_rate();
     while (now_ns(CLOCK_MONOTONIC) < until)
         ;
     return failed ? -1 : 0;
@@ -635,14 +638,14 @@ static int take_sample(struct timed *tm, uint64_t start)
         procstat_sib_delta(&p0.st, &p1.st, &suser, &stotal);
     }
     say("sample %llu %llu %llu %llu %llu %ld %ld %llu %llu %.1f %.1f %.1f %.1f %llu %llu %lld %lld "
-        "%d %lld %lld",
+        "%d %lld %lld %.1f %.1f",
         (unsigned long long)ops, (unsigned long long)(ops * tm->op_bytes),
         (unsigned long long)(w1 - w0), (unsigned long long)(c1 - c0),
         (unsigned long long)(y1 - y0), p1.nivcsw - p0.nivcsw + inject, steal_delta(&p0, &p1),
         (unsigned long long)w0, (unsigned long long)w1, p0.mhz, p1.mhz, p0.vrate, p1.vrate,
         (unsigned long long)(tv_ns(u1.ru_utime) - tv_ns(u0.ru_utime)),
         (unsigned long long)(tv_ns(u1.ru_stime) - tv_ns(u0.ru_stime)), ouser, ototal,
-        p0.cpu != p1.cpu, suser, stotal);
+        p0.cpu != p1.cpu, suser, stotal, p0.lrate, p1.lrate);
     return 0;
 }
 

@@ -293,6 +293,41 @@ static void test_scripted_shared(const char *bin)
           "%d: %s; %d + %d)", r.status, r.reason, r.rounds, r.disturbed);
 }
 
+/* The slow-phase rule end to end, through the 22-field sample line: once the run's usual load
+ * rate is known (16 samples at 1000), a round whose load probe read 850 is retaken and one at
+ * 950 is not; lines without the probes (20 fields) leave the usual rate alone. */
+static void test_scripted_load(const char *bin)
+{
+#define LOAD_LINE(o)                                                                          \
+    "echo \"sample 1 100000000 1000000000 1000000000 0 0 0 ${r}000000000 ${r}500000000"         \
+    " 0 0 0 0 1000000000 0 2 126 0 -1 -1 " o "\""
+    static const char usual[] = PACED_SCRIPT("", LOAD_LINE("1000 1000"));
+    static const char slow[] = PACED_SCRIPT("",
+        "case $r in 3) o='850 1000' ;; 5) o='950 1000' ;; *) o='1000 1000' ;; esac\n       "
+        LOAD_LINE("$o"));
+    static const char old[] = PACED_SCRIPT("",
+        "echo \"sample 1 100000000 1000000000 1000000000 0 0 0 ${r}000000000 ${r}500000000"
+        " 0 0 0 0 1000000000 0 2 126 0 -1 -1\"");
+#undef LOAD_LINE
+    engine_load_forget(); /* earlier tests' real workers read another rate */
+    struct result r = { 0 };
+    for (int k = 0; k < 4; k++)
+        r = scripted(bin, usual, 1);
+    CHECK(r.status == RES_OK && r.disturbed == 0 && engine_load_ref() == 1000 &&
+              r.load_rate == 1000 && !r.slow_phase,
+          "20 rounds at 1000: the usual rate is 1000, nothing retaken (%g; %d disturbed)",
+          engine_load_ref(), r.disturbed);
+    r = scripted(bin, slow, 1);
+    CHECK(r.status == RES_OK && r.rounds == 4 && r.disturbed == 1 && !r.slow_phase,
+          "the round at 850 is retaken, the one at 950 kept (status %d: %s; %d + %d)", r.status,
+          r.reason, r.rounds, r.disturbed);
+    for (int k = 0; k < 4; k++)
+        r = scripted(bin, old, 1);
+    CHECK(r.status == RES_OK && r.disturbed == 0 && r.load_rate == 0 && engine_load_ref() == 1000,
+          "lines without the probe: no rule, the usual rate kept (%g)", engine_load_ref());
+    engine_load_forget();
+}
+
 /* One worker's rounds start on a plain `go` (it warms up for WARM_NS from its own wake-up);
  * several workers' on `go <t0>`, one start instant for all. A worker given the other form
  * says an error, and the cell fails. */
@@ -621,6 +656,7 @@ int main(void)
     test_scripted_disturbed(bin);
     test_scripted_all_disturbed(bin);
     test_scripted_shared(bin);
+    test_scripted_load(bin);
     test_go_forms(bin);
     test_cancel();
     test_paced_states();

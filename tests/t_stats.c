@@ -162,6 +162,63 @@ static void test_summarize(void)
           "all disturbed, fallback: a noisy figure from all of them (%g)", r.mb_per_s);
 }
 
+/* The host slowing the memory path (stats.h STATS_SLOW_PHASE): a round whose load probe read
+ * well under the run's usual rate is retaken; a cell whose rounds all ran so is noisy. */
+static void test_slow_phase(void)
+{
+    /* one round's rule: the lower of the two load probes, per MHz of the clock probe (3000
+     * here), against the run's usual figure */
+    struct stats_sample x = quiet();
+    const double usual = 1000.0 / 3000;
+    x.lrate0 = 1000, x.lrate1 = 850, x.lref = usual;
+    CHECK(stats_disturbed(&x, 0, 0) == STATS_SLOW_PHASE, "load probe 15 %% under the run's "
+          "usual rate after the window: a slow phase");
+    x.lrate0 = 850, x.lrate1 = 1000;
+    CHECK(stats_disturbed(&x, 0, 0) == STATS_SLOW_PHASE, "15 %% under before it: the same");
+    x.lrate0 = 920, x.lrate1 = 1100;
+    CHECK(stats_disturbed(&x, 0, 0) == 0, "8 %% under: within the probe's jitter");
+    x.lrate0 = x.lrate1 = 800, x.mhz0 = x.mhz1 = 2400;
+    CHECK(stats_disturbed(&x, 0, 0) == 0 && near(stats_sample_load(&x), usual),
+          "clock and load probe 20 %% down together (a governor, an AVX-512 licence): the "
+          "memory path is as usual per cycle (%g)", stats_sample_load(&x));
+    x.mhz0 = 0;
+    CHECK(near(stats_sample_load(&x), 800), "a clock probe missing: the raw rate (%g)",
+          stats_sample_load(&x));
+    x = quiet();
+    x.lrate0 = 850, x.lrate1 = 1000, x.lref = 0;
+    CHECK(stats_disturbed(&x, 0, 0) == 0, "no usual rate known yet: no rule");
+    x.lrate0 = 0, x.lref = usual;
+    CHECK(stats_disturbed(&x, 0, 0) == 0 && stats_sample_load(&x) == 0,
+          "no probe (an older worker): no rule");
+
+    /* the whole cell: its rounds passed when they came (the usual rate was lower then), but
+     * the run's usual rate at its last round says it ran in a slow phase */
+    double mb[] = { 1000, 1002, 998, 1001, 999, 1000, 1000 };
+    struct stats_sample s[7];
+    const struct stats_sample *ptr[1] = { s };
+    struct result r = { 0 };
+    one_worker(mb, 7, s);
+    for (int i = 0; i < 7; i++)
+        s[i].lrate0 = s[i].lrate1 = 800, s[i].lref = 820.0 / 3000;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.disturbed == 0 && near(r.load_rate, 800.0 / 3000) && !r.slow_phase &&
+              r.quality == RESULT_QUIET && stats_rounds_trusted(&r),
+          "load probe at the usual rate: quiet (%d disturbed, %g, slow %d)", r.disturbed,
+          r.load_rate, r.slow_phase);
+    s[6].lref = 1000.0 / 3000;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.disturbed == 1 && r.slow_phase && r.quality == RESULT_NOISY &&
+              !stats_rounds_trusted(&r),
+          "the usual rate rose to 1000 by its last round: that round is retaken, the cell "
+          "ran in a slow phase, noisy, no xN from it (%d disturbed, slow %d, quality %d)",
+          r.disturbed, r.slow_phase, r.quality);
+    for (int i = 0; i < 7; i++)
+        s[i].lrate0 = s[i].lrate1 = 0;
+    stats_summarize(ptr, 1, 7, "none", 0, &r);
+    CHECK(r.load_rate == 0 && !r.slow_phase && r.quality == RESULT_QUIET,
+          "no probes: no rule (%g, slow %d)", r.load_rate, r.slow_phase);
+}
+
 /* A co-runner on the other CPUs: one-worker rounds during which they were mostly busy are
  * disturbed; -t 2 rounds are not judged so (their other CPU runs the cell's own worker). */
 static void test_shared(void)
@@ -304,6 +361,7 @@ int main(void)
     test_summarize();
     test_two_workers();
     test_shared();
+    test_slow_phase();
     test_rules();
     return check_done();
 }
