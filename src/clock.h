@@ -29,11 +29,11 @@ double clock_probe_mhz(void);
 double clock_probe_vector_rate(void);
 
 /* The memory path's rate around a timed sample, same method: loads and a
- * store a cache line over a 16 KiB buffer, in L1 on every core this runs on. On the Zen 5 VM
- * it moves with the speed of crypto code (correlation 0.98 with portable sha256, 45 % from
- * the 5th to the 95th percentile) while the clock probe moves 3 % (tests/bench/
- * probes_bench.c): the host slows the memory path, not the core's clock. Only comparable
- * with itself; 0 never (plain C). */
+ * store a cache line over a 16 KiB buffer (in L1 on cores with 32 KiB or more). On the Zen 5 VM
+ * a load probe moves with the speed of crypto code (tests/bench/probes_bench.c: correlation
+ * 0.98 with portable sha256, 45 % from the 5th to the 95th percentile) while the clock probe
+ * moves 3 %: the host slows the memory path, not the core's clock. Only comparable with
+ * itself; never 0 (plain C). */
 double clock_probe_load_rate(void);
 
 /* cpufreq's idea of the clock of the CPU this thread runs on, kHz

@@ -153,11 +153,27 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void load_add(double rate)
+/* Most of the last LOAD_VALVE samples under the usual figure: not a phase but a new regime (a
+ * migrated VM, a lasting neighbour), or a probe too noisy to judge by; the ring starts over
+ * rather than retake every round from then on. */
+#define LOAD_VALVE 256
+static size_t load_low;
+
+void engine_load_feed(double rate)
 {
     if (rate <= 0)
         return;
+    load_low += load_ref > 0 && rate < load_ref * (1 - STATS_LOAD_TOL);
     load_ring[load_seen++ % LOAD_RING] = (float)rate;
+    if (load_seen % LOAD_VALVE == 0) {
+        int restart = 2 * load_low > LOAD_VALVE;
+        load_low = 0;
+        if (restart) {
+            load_seen = 0;
+            load_ref = 0;
+            return;
+        }
+    }
     if (load_seen % LOAD_EVERY)
         return;
     static float sorted[LOAD_RING];
@@ -175,6 +191,7 @@ double engine_load_ref(void)
 void engine_load_forget(void)
 {
     load_seen = 0;
+    load_low = 0;
     load_ref = 0;
 }
 
@@ -193,9 +210,7 @@ static int parse_sample(const char *s, struct stats_sample *x, struct offload_ev
                    &x->lrate0, &x->lrate1);
     if (k != 13 && k != 15 && k != 18 && k != 20 && k != 22)
         return -1;
-    /* judged against the rate usual before it: a sample does not vouch for itself */
-    x->lref = load_ref;
-    load_add(stats_sample_load(x));
+
     off->user_ns += u;
     off->sys_ns += sys;
     x->ops = v[0];
@@ -245,6 +260,12 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
      * still in the pipe of a worker killed with the cell is read and dropped. */
     if (e->finished || w->ns >= MAX_ROUNDS || parse_sample(s, &x, &e->off))
         return;
+    /* One worker only, as the co-runner rule: -t N workers are pinned to CPUs 0..N-1, maybe
+     * SMT siblings or a board's little cores, and probe side by side. Judged against the
+     * figure usual before it: a sample does not vouch for itself. */
+    x.lref = e->n == 1 ? load_ref : 0;
+    if (e->n == 1)
+        engine_load_feed(stats_sample_load(&x));
     if (w->ns == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 16;
         w->s = realloc(w->s, (size_t)w->cap * sizeof *w->s);

@@ -56,6 +56,8 @@ void engine_set_exe(const char *path);
  * engine_load_forget starts over (tests). */
 double engine_load_ref(void);
 void engine_load_forget(void);
+/* What a one-worker sample's figure does to the usual one (tests feed it directly). */
+void engine_load_feed(double figure);
 
 /* Starts the workers; never NULL (out of memory aborts). A cell that cannot start (an
  * unavailable implementation, fork failure) is finished at once with its status. */

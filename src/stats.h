@@ -39,7 +39,8 @@ struct stats_sample {
  * cells' rounds (session_run.c) is what protects the comparison from a vector slowdown. */
 #define STATS_VECTOR_TOL 0.0
 /* The slow-phase rule's tolerance. The load probe's own jitter on the Zen 5 VM in a calm
- * spell: 3.5-4 % from the 5th to the 95th percentile; in a slow phase it read 10-45 % lower,
+ * spell: 32 single readings of a worker within 6 % (12074..12805); in a slow phase it read
+ * 10-45 % lower,
  * as did the crypto code, unevenly (portable sha256 61 %, OpenSSL's SHA-NI code 20 %: the
  * ratio between them moved 35 %). Phases last longer than a cell's visit, so the reference
  * is the run's (engine.c), not the worker's median. */

@@ -326,6 +326,32 @@ static void test_scripted_load(const char *bin)
     CHECK(r.status == RES_OK && r.disturbed == 0 && r.load_rate == 0 && engine_load_ref() == 1000,
           "lines without the probe: no rule, the usual rate kept (%g)", engine_load_ref());
     engine_load_forget();
+
+    /* the ring: the 90th percentile, recomputed every 16 figures */
+    for (int v = 1; v <= 95; v++)
+        engine_load_feed(v);
+    CHECK(engine_load_ref() == 73, "80 figures in: the 90th percentile of 1..80 (%g)",
+          engine_load_ref());
+    engine_load_feed(96);
+    CHECK(engine_load_ref() == 87, "96 in: of 1..96 (%g)", engine_load_ref());
+    /* the valve: most of 256 figures under the usual one, a new regime: start over */
+    engine_load_forget();
+    for (int k = 0; k < 16; k++)
+        engine_load_feed(1000);
+    for (int k = 16; k < 255; k++)
+        engine_load_feed(500);
+    CHECK(engine_load_ref() == 500, "under for a while: the percentile follows (%g)",
+          engine_load_ref());
+    engine_load_feed(500);
+    CHECK(engine_load_ref() == 0, "most of 256 under it: started over (%g)", engine_load_ref());
+    engine_load_forget();
+    for (int k = 0; k < 160; k++)
+        engine_load_feed(1000);
+    for (int k = 160; k < 256; k++)
+        engine_load_feed(500);
+    CHECK(engine_load_ref() == 1000, "under for 96 of 256: a phase, the usual figure holds (%g)",
+          engine_load_ref());
+    engine_load_forget();
 }
 
 /* One worker's rounds start on a plain `go` (it warms up for WARM_NS from its own wake-up);

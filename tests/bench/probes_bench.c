@@ -1,7 +1,9 @@
 /* Which probe sees the slow phases of a VM (issue 16)? For SECONDS, in turn and over and over:
  * the scalar clock probe and the vector probe the worker takes around every round
  * (src/clock.c), an L1 load/store probe, a pointer chase through 256 KiB (L2), and two
- * implementations' op (default sha256 at 256 B, portable and openssl), each a few tens of us.
+ * implementations' op (default sha256 at 256 B, portable and openssl), each a few tens of us;
+ * `load` is the worker's own load probe (clock_probe_load_rate per MHz of the clock probe, the
+ * slow-phase rule's figure: stats.h), `load-1run` the single-run prototype it came from.
  * The readings are binned (medians of 20 turns, some 10 ms), and for each probe the bench
  * prints its spread (5th to 95th percentile) and its correlation, in logs, with each
  * implementation's speed and with their ratio: a probe that moves with them could tell a round
@@ -10,7 +12,9 @@
  * ratio 35 %; the clock probe 3.4 % (correlation 0.88 with portable, -0.87 with the ratio: it
  * moves with them, a twentieth as much, so its 5 % rule never fires), the vector probe 1.2 %
  * (none), the L1 load probe 45 % (0.98, and -0.98 with the ratio), the L2 chase 22 % (0.81).
- * An earlier 40 s prototype: load 43 %, its correlation with the ratio -0.44. The VM's slow
+ * An earlier 40 s prototype: load 43 %, its correlation with the ratio -0.44. The worker's own
+ * probe (`load`), 20 s later that day: 34.9 %, 0.82 with portable, -0.79 with a ratio that
+ * moved 27 %, while the clock probe moved 4.1 %. The VM's slow
  * phases are in the memory path, where the dependent-add chain hardly looks.
  *   make build/native/tests/bench/probes_bench && build/native/tests/bench/probes_bench
  *   probes_bench [-s SECONDS] [-a ALG] [-z SIZE] [-i IMPL_A,IMPL_B] */
@@ -27,9 +31,13 @@
 #include "registry.h"
 
 #define BIN 20
+#define RAW (1 << 20)
+static double raw[RAW]; /* the shipped probe's every reading, for its own jitter */
+static size_t nraw;
 #define CHASE_WORDS (256 * 1024 / sizeof(uint32_t))
-enum { P_CLOCK, P_VECTOR, P_LOAD, P_CHASE, P_A, P_B, NPROBE };
-static const char *const names[NPROBE] = { "clock", "vector", "load-L1", "chase-L2", "A", "B" };
+enum { P_CLOCK, P_VECTOR, P_SHIPPED, P_LOAD, P_CHASE, P_A, P_B, NPROBE };
+static const char *const names[NPROBE] = { "clock", "vector", "load", "load-1run", "chase-L2",
+                                           "A", "B" };
 
 static uint64_t mono_ns(void)
 {
@@ -165,6 +173,9 @@ int main(int argc, char **argv)
         for (int b = 0; b < BIN; b++) {
             bin[P_CLOCK][b] = clock_probe_mhz();
             bin[P_VECTOR][b] = clock_probe_vector_rate();
+            double mhz = bin[P_CLOCK][b] > 0 ? bin[P_CLOCK][b] : 1;
+            bin[P_SHIPPED][b] = clock_probe_load_rate() / mhz;
+            raw[nraw < RAW ? nraw++ : RAW - 1] = bin[P_SHIPPED][b];
             bin[P_LOAD][b] = load_probe();
             bin[P_CHASE][b] = chase_probe();
             bin[P_A][b] = op_probe(&side[0], size, reps[0]);
@@ -184,6 +195,10 @@ int main(int argc, char **argv)
         ratio[i] = v[P_B * cap + i] - v[P_A * cap + i];
     printf("%zu bins of %d turns; A = %s, B = %s, %s at %zu B; B/A spread %.1f %%\n", n, BIN,
            a_name, comma + 1, alg, size, spread_pct(ratio, n));
+    for (size_t i = 0; i < nraw; i++)
+        raw[i] = log(raw[i]);
+    printf("load (the worker's probe, clock.c, per MHz): single readings spread %.1f %%\n",
+           spread_pct(raw, nraw));
     printf("%-9s %9s %8s %8s %8s\n", "probe", "spread %", "corr A", "corr B", "corr B/A");
     for (int p = 0; p < NPROBE; p++)
         printf("%-9s %9.1f %8.2f %8.2f %8.2f\n", names[p], spread_pct(v + p * cap, n),
