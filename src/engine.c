@@ -138,8 +138,7 @@ static void aggregate(struct engine *e, int all_if_none)
 
 /* The run's usual load-probe figure (stats_sample_load; STATS_SLOW_PHASE): the 90th
  * percentile of the last LOAD_RING samples of every engine of this process, recomputed every
- * LOAD_EVERY; 0 until
- * LOAD_EVERY have come. Process-wide, not per cell: a slow phase of the host outlasts a
+ * LOAD_EVERY; 0 until LOAD_EVERY have come. Process-wide, not per cell: a slow phase of the host outlasts a
  * cell's visit, and its worker's own median would be the slow rate itself. */
 #define LOAD_RING 4096
 #define LOAD_EVERY 16
@@ -163,7 +162,7 @@ void engine_load_feed(double rate)
 {
     if (rate <= 0)
         return;
-    load_low += load_ref > 0 && rate < load_ref * (1 - STATS_LOAD_TOL);
+    load_low += stats_load_slow(rate, load_ref);
     load_ring[load_seen++ % LOAD_RING] = (float)rate;
     if (load_seen % LOAD_VALVE == 0) {
         int restart = 2 * load_low > LOAD_VALVE;
@@ -210,7 +209,6 @@ static int parse_sample(const char *s, struct stats_sample *x, struct offload_ev
                    &x->lrate0, &x->lrate1);
     if (k != 13 && k != 15 && k != 18 && k != 20 && k != 22)
         return -1;
-
     off->user_ns += u;
     off->sys_ns += sys;
     x->ops = v[0];

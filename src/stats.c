@@ -83,6 +83,11 @@ double stats_sample_load(const struct stats_sample *s)
     return fmin(s->lrate0, s->lrate1);
 }
 
+int stats_load_slow(double figure, double ref)
+{
+    return ref > 0 && figure > 0 && figure < ref * (1 - STATS_LOAD_TOL);
+}
+
 unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate)
 {
     unsigned why = 0;
@@ -99,8 +104,7 @@ unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double
     if (off(stats_sample_mhz(s, 0), median_mhz) ||
         off_by(stats_sample_mhz(s, 1), median_vrate, STATS_VECTOR_TOL))
         why |= STATS_CLOCK_OFF;
-    double load = stats_sample_load(s);
-    if (s->lref > 0 && load > 0 && load < s->lref * (1 - STATS_LOAD_TOL))
+    if (stats_load_slow(stats_sample_load(s), s->lref))
         why |= STATS_SLOW_PHASE;
     return why;
 }
@@ -349,8 +353,7 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     r->corun = r->rounds && workers == 1 && cell_shared(s[0], rounds);
     /* the run's usual rate as the engine knew it at the last round: it has seen the most */
     double lref = rounds > 0 && workers > 0 ? s[0][rounds - 1].lref : 0;
-    r->slow_phase = r->rounds && r->load_rate > 0 && lref > 0 &&
-                    r->load_rate < lref * (1 - STATS_LOAD_TOL);
+    r->slow_phase = r->rounds && stats_load_slow(r->load_rate, lref);
     r->quality = fallback || r->corun || r->slow_phase ? RESULT_NOISY
                  : r->rounds ? stats_quality(r->rounds, r->disturbed, r->ci_pct) : RESULT_UNRATED;
     free(bad);

@@ -94,6 +94,9 @@ int stats_shared(const struct stats_sample *s);
  * an AVX-512 licence) moves it no more than it moves the code; 0 = no probe. */
 double stats_sample_load(const struct stats_sample *s);
 
+/* A load figure more than STATS_LOAD_TOL under the usual one ref (0: no rule). */
+int stats_load_slow(double figure, double ref);
+
 /* The disturbance mask of one sample. median_mhz / median_vrate: the median probes of the
  * worker's samples (0: not known yet, the vs-median rule is not applied). */
 unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate);
