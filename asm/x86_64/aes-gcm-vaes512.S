@@ -12,10 +12,18 @@
  *
  * Registers: %zmm0..7 AES states (reduction scratch once stored), %zmm8 the counter quad
  * [c, c+1, c+2, c+3] (GCM byte order, stepping as inc32), %zmm9/10/11 low/high/middle
- * product sums, %xmm12 = Y (upper lanes zero), %zmm13..15 scratch, %zmm16 round key 0,
- * %zmm17..29 rounds 1..13 (as many as the key has), %zmm30 the last round key, %zmm31 the
- * byte swap of each lane. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks
- * left, %r11d rounds. */
+ * product sums, %xmm12 = Y (upper lanes zero), %zmm13..15 an odd quad's data and products,
+ * %zmm26..28 an even quad's (two quads are added to the sums at once, by VPTERNLOGQ),
+ * %zmm16 round key 0, %zmm17..25 rounds 1..9, %zmm29 rounds 10..13 (AES-192/256), loaded
+ * in their turn, %zmm30 the last round key, %zmm31 the byte swap of each lane. %rdi key, %rsi
+ * GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r11d rounds.
+ *
+ * Why so (Zen 5, family 0x1a, measured interleaved by tests/bench/gcm_kernels.sh): the
+ * multiplier is the bound (26 VPCLMULQDQ a group at 2 cycles), but the vector ALU work
+ * beside it (byte swaps, Karatsuba half-sums, the sums, the fold) costs AES issue slots;
+ * the instructions of one group run alone and without dependencies take 57 cycles against
+ * 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
+ * lanes before folding them (the reduction is linear) take 21 of those instructions away. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
@@ -64,36 +72,55 @@
 
 /* Quad \j of the group at \disp(\src) times its four powers at \h in the key (Karatsuba
  * half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that ZRMUL spreads
- * between a round's VAESENCs. Quad 7 (the first multiplied) sets the sums, quad 0 takes Y. */
+ * between a round's VAESENCs. Odd quads work in %zmm13..15, even ones in %zmm26..28; quad 7
+ * (the first multiplied) sets the sums, quad 6 adds to them, and each later even quad adds
+ * its products and those of the odd quad before it in one VPTERNLOGQ a sum (0x96: a^b^c).
+ * Quad 0 takes Y. */
 .macro ZGMULQ part, j, src, disp, h
+    .if \j % 2
+    ZGMULR  \part, \j, \src, \disp, \h, 13, 14, 15
+    .else
+    ZGMULR  \part, \j, \src, \disp, \h, 26, 27, 28
+    .endif
+.endm
+
+/* ZGMULQ on registers %zmm\a (the data, then its high product), \l (its low product), \m
+ * (its half-sums, then the middle product). */
+.macro ZGMULR part, j, src, disp, h, a, l, m
     .if \part == 0
-    vmovdqu64 \disp+64*\j(\src), %zmm13
-    vpshufb %zmm31, %zmm13, %zmm13
+    vmovdqu64 \disp+64*\j(\src), %zmm\a
+    vpshufb %zmm31, %zmm\a, %zmm\a
     .if \j == 0
-    vpxorq  %zmm12, %zmm13, %zmm13
+    vpxorq  %zmm12, %zmm\a, %zmm\a
     .endif
     .elseif \part == 1
-    vpshufd $0x4e, %zmm13, %zmm15
-    vpxorq  %zmm13, %zmm15, %zmm15
+    vpshufd $0x4e, %zmm\a, %zmm\m
+    vpxorq  %zmm\a, %zmm\m, %zmm\m
     .if \j == 7
-    vpclmulqdq $0x00, \h(%rsi), %zmm13, %zmm9
+    vpclmulqdq $0x00, \h(%rsi), %zmm\a, %zmm9
     .else
-    vpclmulqdq $0x00, \h(%rsi), %zmm13, %zmm14
+    vpclmulqdq $0x00, \h(%rsi), %zmm\a, %zmm\l
     .endif
     .elseif \part == 2
     .if \j == 7
-    vpclmulqdq $0x00, \h+256(%rsi), %zmm15, %zmm11
+    vpclmulqdq $0x00, \h+256(%rsi), %zmm\m, %zmm11
     .else
-    vpclmulqdq $0x00, \h+256(%rsi), %zmm15, %zmm15
+    vpclmulqdq $0x00, \h+256(%rsi), %zmm\m, %zmm\m
     .endif
     .else
     .if \j == 7
-    vpclmulqdq $0x11, \h(%rsi), %zmm13, %zmm10
+    vpclmulqdq $0x11, \h(%rsi), %zmm\a, %zmm10
     .else
-    vpclmulqdq $0x11, \h(%rsi), %zmm13, %zmm13
-    vpxorq  %zmm14, %zmm9, %zmm9
-    vpxorq  %zmm15, %zmm11, %zmm11
-    vpxorq  %zmm13, %zmm10, %zmm10
+    vpclmulqdq $0x11, \h(%rsi), %zmm\a, %zmm\a
+    .if \j == 6
+    vpxorq  %zmm\l, %zmm9, %zmm9
+    vpxorq  %zmm\m, %zmm11, %zmm11
+    vpxorq  %zmm\a, %zmm10, %zmm10
+    .elseif \j % 2 == 0
+    vpternlogq $0x96, %zmm14, %zmm\l, %zmm9
+    vpternlogq $0x96, %zmm15, %zmm\m, %zmm11
+    vpternlogq $0x96, %zmm13, %zmm\a, %zmm10
+    .endif
     .endif
     .endif
 .endm
@@ -145,7 +172,7 @@
     ZRMUL   22, 2, \mul, \src, \disp
     ZRMUL   23, 1, \mul, \src, \disp
     ZRMUL   24, 0, \mul, \src, \disp
-    ZROUNDS 8, 9, %r11d
+    ZROUNDS 8, 9, %r11d, 29
     ZLAST   8, %r8, %rcx, %zmm13
 .endm
 
@@ -156,19 +183,26 @@
     subq    $32, %r9
 .endm
 
-/* The Karatsuba middle made whole (mid ^= lo ^ hi), the four lanes of each sum added, and
- * the 256-bit product reduced to Y (%xmm12) as GREDUCE of aes-gcm-aesni.S does; scratch
- * %xmm0..2. */
+/* The Karatsuba middle made whole (mid ^= lo ^ hi) and each lane's 256-bit product reduced
+ * as GREDUCE of aes-gcm-aesni.S does, four lanes at once; then the lanes added into Y
+ * (%xmm12, upper lanes zero). Reducing before folding is the same sum (the reduction is
+ * linear over GF(2)) in fewer instructions. Scratch %zmm0. */
 .macro ZGREDUCE
     vpternlogq $0x96, %zmm9, %zmm10, %zmm11
+    vpslldq $8, %zmm11, %zmm0
+    vpsrldq $8, %zmm11, %zmm11
+    vpxorq  %zmm0, %zmm9, %zmm9
+    vpxorq  %zmm11, %zmm10, %zmm10
+    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
+    vpshufd $0x4e, %zmm9, %zmm9
+    vpxorq  %zmm0, %zmm9, %zmm9
+    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
+    vpshufd $0x4e, %zmm9, %zmm9
+    vpternlogq $0x96, %zmm0, %zmm10, %zmm9
     vextracti64x4 $1, %zmm9, %ymm0
-    vextracti64x4 $1, %zmm10, %ymm1
-    vextracti64x4 $1, %zmm11, %ymm2
     vpxor   %ymm0, %ymm9, %ymm9
-    vpxor   %ymm1, %ymm10, %ymm10
-    vpxor   %ymm2, %ymm11, %ymm11
-    YFOLD3
-    GREDUCE256 %xmm9, %xmm10, %xmm11, %xmm12
+    vextracti128 $1, %ymm9, %xmm0
+    vpxor   %xmm0, %xmm9, %xmm12
 .endm
 
 /* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad and Y
@@ -182,7 +216,7 @@
     movl    240(%rdi), %r11d
     movl    %r11d, %r10d
     shlq    $4, %r10
-    ZKEYS   %r10
+    ZKEYS   %r10, 25
     vbroadcasti32x4 .Lzgbswap(%rip), %zmm31
     vbroadcasti32x4 (%rdx), %zmm8
     vpshufb %zmm31, %zmm8, %zmm8
@@ -249,6 +283,8 @@ direct_aes_gcm_dec_vaes512:
 .Lzd0123: .long 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
 .Lzgbswap:
     .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-.Lpoly: .quad 1, 0xc200000000000000
+    .p2align 6
+.Lzpoly: .quad 1, 0xc200000000000000, 1, 0xc200000000000000
+        .quad 1, 0xc200000000000000, 1, 0xc200000000000000
 
     .section .note.GNU-stack, "", @progbits

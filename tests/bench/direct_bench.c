@@ -65,20 +65,28 @@ static const struct job defaults[] = {
     { "aes-256-gcm", 1, "direct-vaes512", 16384, 0, 0, NULL },
 };
 
-/* MB/s over one batch of ~ms milliseconds of CPU time; *clk = the core clock around it. */
-static double batch(struct bench_side *s, size_t size, double ms, double *clk)
+/* MB/s over one batch of ~ms milliseconds of CPU time; *clk = the core clock around it,
+ * *quiet = MB/s of its fastest run of 16 ops (a few to some hundred us): this host slows the
+ * memory path in spells that a batch spans and the register-only ceiling loops never see,
+ * so a kernel's quiet moments are what compares like with like (the ceiling is the fastest
+ * of its own runs too). */
+static double batch(struct bench_side *s, size_t size, double ms, double *clk, double *quiet)
 {
-    double c0 = silicon_core_mhz_now();
+    double c0 = silicon_core_mhz_now(), best = 1e30;
     size_t ops = 0;
-    double t0 = bench_now_cpu(), t;
+    double t0 = bench_now_cpu(), t = 0, prev = t0;
     do {
         for (int i = 0; i < 16; i++)
             if (s->im->op(s->ctx, s->out, s->in, size) != 0)
                 return -1;
         ops += 16;
-        t = bench_now_cpu() - t0;
+        double now = bench_now_cpu();
+        best = now - prev < best ? now - prev : best;
+        prev = now;
+        t = now - t0;
     } while (t < ms / 1e3);
     *clk = (c0 + silicon_core_mhz_now()) / 2;
+    *quiet = 16.0 * (double)size / best / 1e6;
     return (double)ops * size / t / 1e6;
 }
 
@@ -96,6 +104,7 @@ static const char *width_name(enum silicon_width w)
 
 struct figures {
     double rd[64], ro[64], ratio[64], kd[64], ko[64];
+    double qd[64], qo[64]; /* fastest 16-op runs, MB/s */
     double ceil;
     int hasceil;
     char ceil_why[300];
@@ -114,10 +123,13 @@ static int print_ceiling(const struct job *j, struct figures *f, int reps)
     double md = bench_median(f->rd, reps), mo = bench_median(f->ro, reps);
     double kd = bench_median(f->kd, reps);
     int met = j->ceil_target <= 0 || kd >= j->ceil_target;
-    printf("  ceiling %s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%), other %5.1f%% (%5.1f%%, "
-           "best %5.1f%%)", width_name(width_of(j->impl)), f->ceil,
-           100 * md / f->ceil, kd, 100 * bd / f->ceil, 100 * mo / f->ceil,
-           bench_median(f->ko, reps), 100 * bo / f->ceil);
+    double qd = 0, qo = 0; /* fastest 16-op runs of the whole job */
+    for (int r = 0; r < reps; r++)
+        qd = f->qd[r] > qd ? f->qd[r] : qd, qo = f->qo[r] > qo ? f->qo[r] : qo;
+    printf("  ceiling %s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%), other "
+           "%5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%)", width_name(width_of(j->impl)),
+           f->ceil, 100 * md / f->ceil, kd, 100 * bd / f->ceil, 100 * qd / f->ceil,
+           100 * mo / f->ceil, bench_median(f->ko, reps), 100 * bo / f->ceil, 100 * qo / f->ceil);
     if (j->ceil_target > 0)
         printf(" (>= %.0f%% %s)", j->ceil_target, met ? "ok" : "MISSED");
     printf("\n");
@@ -151,11 +163,11 @@ static int run_job(const struct job *j, int reps, double ms)
     for (int r = 0; r < reps; r++) {
         /* alternate which goes first so frequency drift favours neither */
         if (r % 2) {
-            f.ro[r] = batch(&so, j->size, ms, &co[r]);
-            f.rd[r] = batch(&sd, j->size, ms, &cd[r]);
+            f.ro[r] = batch(&so, j->size, ms, &co[r], &f.qo[r]);
+            f.rd[r] = batch(&sd, j->size, ms, &cd[r], &f.qd[r]);
         } else {
-            f.rd[r] = batch(&sd, j->size, ms, &cd[r]);
-            f.ro[r] = batch(&so, j->size, ms, &co[r]);
+            f.rd[r] = batch(&sd, j->size, ms, &cd[r], &f.qd[r]);
+            f.ro[r] = batch(&so, j->size, ms, &co[r], &f.qo[r]);
         }
         f.ratio[r] = f.ro[r] > 0 ? f.rd[r] / f.ro[r] : 0;
     }
@@ -222,7 +234,8 @@ int main(int argc, char **argv)
     silicon_measure();
     silicon_describe(stdout);
     printf("\n%d repeats of ~%.0f ms each side, thread CPU time; MB/s = 10^6 B/s; share of the "
-           "ceiling: median (median at the core clock seen around each batch, best batch)\n",
+           "ceiling: median (median at the core clock seen around each batch, best batch, fastest run of "
+           "16 ops; the target is judged on the second)\n",
            reps, ms);
     printf("%-12s %-7s %-11s %-17s %6s  %9s %9s  %6s\n", "algorithm", "dir", "direct", "against",
            "bytes", "direct", "other", "ratio");

@@ -30,11 +30,20 @@ size_t ref_aes_gcm_enc_vaes(const struct direct_aes_key *, const struct direct_g
                             struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
 size_t ref_aes_gcm_dec_vaes(const struct direct_aes_key *, const struct direct_ghash_key *,
                             struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
+/* weak: a reference commit older than the zmm kernel has none (then the row says so) */
+__attribute__((weak)) size_t ref_aes_gcm_enc_vaes512(const struct direct_aes_key *,
+                                                     const struct direct_ghash_key *,
+                                                     struct direct_gcm_state *, uint8_t *,
+                                                     const uint8_t *, size_t);
+__attribute__((weak)) size_t ref_aes_gcm_dec_vaes512(const struct direct_aes_key *,
+                                                     const struct direct_ghash_key *,
+                                                     struct direct_gcm_state *, uint8_t *,
+                                                     const uint8_t *, size_t);
 
 struct pair {
     const char *name;
     gcm_kernel old, cur;
-    int vaes;
+    int vaes; /* 0 AES-NI, 1 VAES on ymm, 2 VAES on zmm */
 };
 
 static const struct pair pairs[] = {
@@ -42,6 +51,8 @@ static const struct pair pairs[] = {
     { "aesni dec", ref_aes_gcm_dec, direct_aes_gcm_dec, 0 },
     { "vaes  enc", ref_aes_gcm_enc_vaes, direct_aes_gcm_enc_vaes, 1 },
     { "vaes  dec", ref_aes_gcm_dec_vaes, direct_aes_gcm_dec_vaes, 1 },
+    { "zmm   enc", ref_aes_gcm_enc_vaes512, direct_aes_gcm_enc_vaes512, 2 },
+    { "zmm   dec", ref_aes_gcm_dec_vaes512, direct_aes_gcm_dec_vaes512, 2 },
 };
 
 static struct direct_aes_key key;
@@ -61,6 +72,18 @@ static int have_vaes(void)
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     return (lo & 6) == 6;
+}
+
+/* The zmm kernel's needs on top: AVX512F (CPUID.7.0:EBX[16]), AVX512BW (EBX[30]) and the
+ * opmask and ZMM state enabled in XCR0 (bits 5-7). */
+static int have_vaes512(void)
+{
+    unsigned a, b, c, d, lo, hi;
+    if (!have_vaes() || !__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & 1u << 16) ||
+        !(b & 1u << 30))
+        return 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 0xe0) == 0xe0;
 }
 
 static int have_aesni(void)
@@ -190,8 +213,13 @@ int main(int argc, char **argv)
     int bad = 0;
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const struct pair *p = &pairs[i];
-        if (p->vaes && !have_vaes())
+        if (p->vaes == 1 && !have_vaes())
             printf("%s  UNAVAILABLE: no VAES/VPCLMULQDQ/AVX2\n", p->name);
+        else if (p->vaes == 2 && !have_vaes512())
+            printf("%s  UNAVAILABLE: no VAES/VPCLMULQDQ with AVX512F/BW and ZMM state\n",
+                   p->name);
+        else if (!p->old)
+            printf("%s  UNAVAILABLE: the reference commit has no such kernel\n", p->name);
         else if (!getenv("GCMK_NOCHECK") && agree(p, o.bytes / 16))
             bad = 1;
         else
