@@ -6,9 +6,9 @@
  * through the rounds, quad j of the group to hash is multiplied by H^(32-4j)..H^(29-4j)
  * (quads 0..3 from hsh32, 4..7 from hsh of struct direct_ghash_key: the layout the ymm kernel
  * reads, in 64-byte steps; the powers times x as aes-gcm-aesni.S explains) between the
- * rounds; the lanes are summed and reduced once per group. EVEX only on zmm (no AVX512VL);
- * xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h. AT&T syntax,
- * VZEROUPPER at the end.
+ * rounds; once per group the four lanes are reduced, then added into one. EVEX only on zmm
+ * (no AVX512VL); xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h. AT&T
+ * syntax, VZEROUPPER at the end.
  *
  * Registers: %zmm0..7 AES states (reduction scratch once stored), %zmm8 the counter quad
  * [c, c+1, c+2, c+3] (GCM byte order, stepping as inc32), %zmm9/10/11 low/high/middle
@@ -23,7 +23,8 @@
  * beside it (byte swaps, Karatsuba half-sums, the sums, the fold) costs AES issue slots;
  * the instructions of one group run alone and without dependencies take 57 cycles against
  * 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
- * lanes before folding them (the reduction is linear) take 21 of those instructions away. */
+ * lanes before folding them (the reduction is linear) take 18 of the loop's 64 vector ALU
+ * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
@@ -80,13 +81,14 @@
     .if \j % 2
     ZGMULR  \part, \j, \src, \disp, \h, 13, 14, 15
     .else
-    ZGMULR  \part, \j, \src, \disp, \h, 26, 27, 28
+    ZGMULR  \part, \j, \src, \disp, \h, 26, 27, 28, 13, 14, 15
     .endif
 .endm
 
 /* ZGMULQ on registers %zmm\a (the data, then its high product), \l (its low product), \m
- * (its half-sums, then the middle product). */
-.macro ZGMULR part, j, src, disp, h, a, l, m
+ * (its half-sums, then the middle product); an even quad after quad 6 adds the odd quad's
+ * \oa, \ol, \om with its own. */
+.macro ZGMULR part, j, src, disp, h, a, l, m, oa=0, ol=0, om=0
     .if \part == 0
     vmovdqu64 \disp+64*\j(\src), %zmm\a
     vpshufb %zmm31, %zmm\a, %zmm\a
@@ -117,9 +119,9 @@
     vpxorq  %zmm\m, %zmm11, %zmm11
     vpxorq  %zmm\a, %zmm10, %zmm10
     .elseif \j % 2 == 0
-    vpternlogq $0x96, %zmm14, %zmm\l, %zmm9
-    vpternlogq $0x96, %zmm15, %zmm\m, %zmm11
-    vpternlogq $0x96, %zmm13, %zmm\a, %zmm10
+    vpternlogq $0x96, %zmm\ol, %zmm\l, %zmm9
+    vpternlogq $0x96, %zmm\om, %zmm\m, %zmm11
+    vpternlogq $0x96, %zmm\oa, %zmm\a, %zmm10
     .endif
     .endif
     .endif

@@ -11,6 +11,8 @@ x86_64) ;;
 esac
 ref=${1:-HEAD}
 [ $# -gt 0 ] && shift
+git rev-parse --verify -q "$ref^{commit}" >/dev/null ||
+    { echo "gcm_kernels.sh: no such commit: $ref (the first argument is the reference)" >&2; exit 2; }
 BUILD=build/native
 make --no-print-directory -s "$BUILD/libaccelscope.a"
 work=$(mktemp -d)

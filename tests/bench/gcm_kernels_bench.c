@@ -5,7 +5,7 @@
  * repeat. Prints per kernel the core cycles per 16-byte block of each side (at the clock
  * seen around each batch) and the median of the per-repeat ratios new speed / old speed.
  * First checks that both sides give the same output and state on a few lengths.
- *   gcm_kernels_bench [-r REPEATS] [-m MS] [-b BYTES] [-g GAP] [-k 128|256]
+ *   gcm_kernels_bench [-r REPEATS] [-m MS] [-b BYTES] [-g GAP] [-k 128|192|256]
  * GAP: bytes between the end of the input and the output (default 64), which moves the
  * output against the input modulo 4 KiB. Built and run by gcm_kernels.sh. GCMK_DESCRIBE=1
  * prints the measured limits first; GCMK_NOCHECK=1 times even sides that disagree (for
@@ -22,23 +22,19 @@
 typedef size_t (*gcm_kernel)(const struct direct_aes_key *, const struct direct_ghash_key *,
                              struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
 
-size_t ref_aes_gcm_enc(const struct direct_aes_key *, const struct direct_ghash_key *,
-                       struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
-size_t ref_aes_gcm_dec(const struct direct_aes_key *, const struct direct_ghash_key *,
-                       struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
-size_t ref_aes_gcm_enc_vaes(const struct direct_aes_key *, const struct direct_ghash_key *,
-                            struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
-size_t ref_aes_gcm_dec_vaes(const struct direct_aes_key *, const struct direct_ghash_key *,
-                            struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
-/* weak: a reference commit older than the zmm kernel has none (then the row says so) */
-__attribute__((weak)) size_t ref_aes_gcm_enc_vaes512(const struct direct_aes_key *,
-                                                     const struct direct_ghash_key *,
-                                                     struct direct_gcm_state *, uint8_t *,
-                                                     const uint8_t *, size_t);
-__attribute__((weak)) size_t ref_aes_gcm_dec_vaes512(const struct direct_aes_key *,
-                                                     const struct direct_ghash_key *,
-                                                     struct direct_gcm_state *, uint8_t *,
-                                                     const uint8_t *, size_t);
+/* weak: a kernel the reference commit does not have is 0 here (its row says so) */
+#define REF_KERNEL(name)                                                                      \
+    __attribute__((weak)) size_t name(const struct direct_aes_key *,                        \
+                                      const struct direct_ghash_key *,                      \
+                                      struct direct_gcm_state *, uint8_t *, const uint8_t *, \
+                                      size_t)
+REF_KERNEL(ref_aes_gcm_enc);
+REF_KERNEL(ref_aes_gcm_dec);
+REF_KERNEL(ref_aes_gcm_enc_vaes);
+REF_KERNEL(ref_aes_gcm_dec_vaes);
+REF_KERNEL(ref_aes_gcm_enc_vaes512);
+REF_KERNEL(ref_aes_gcm_dec_vaes512);
+#undef REF_KERNEL
 
 struct pair {
     const char *name;
@@ -155,10 +151,11 @@ static int parse(int argc, char **argv, struct opts *o)
             ok = 0;
     }
     if (ok && o->reps >= 3 && o->reps <= 64 && o->ms > 0 && o->ms <= 1000 && o->bytes >= 256 &&
-        o->bytes <= 1 << 20 && o->gap <= 1 << 20 && (o->bits == 128 || o->bits == 256))
+        o->bytes <= 1 << 20 && o->gap <= 1 << 20 &&
+        (o->bits == 128 || o->bits == 192 || o->bits == 256))
         return 0;
     fprintf(stderr, "usage: gcm_kernels_bench [-r 3..64] [-m 0..1000 ms] [-b 256..1048576 bytes] "
-                    "[-g 0..1048576 bytes] [-k 128|256]\n");
+                    "[-g 0..1048576 bytes] [-k 128|192|256]\n");
     return -1;
 }
 
