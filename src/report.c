@@ -103,6 +103,14 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
                      "row kept under 5 rounds, had most retaken, ran beside busy programs or while "
                      "the host slowed the memory path; "
                      "no speed-up is claimed from them.\n", noisy);
+    uint64_t waited = 0;
+    size_t cw = 0;
+    for (size_t i = 0; i < n; i++)
+        waited += cells[i].r.waited_ns, cw += cells[i].r.waited_ns > 0;
+    if (waited) /* time spent, so said: it is part of why a run took as long as it did */
+        fprintf(out, "%.1f s waited in %zu cells for slow spells of the memory path to pass "
+                     "before windows (the load probe; rounds taken in one are retaken).\n",
+                (double)waited / 1e9, cw);
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

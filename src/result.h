@@ -64,6 +64,8 @@ struct result {
                              * rate (the engine's when the cell's last round came): the cell
                              * ran while the host slowed the memory path, which moves code by
                              * how much it uses it; noisy, and so is any xN made from it */
+    uint64_t waited_ns;     /* one worker: the time its warm-ups waited for slow spells of
+                             * the memory path to pass before windows (worker.c), all rounds */
     int quality;            /* enum result_quality */
     int corun;              /* one worker, and its rounds together ran beside programs busy
                              * on the other CPUs or on its core's SMT siblings (stats.h

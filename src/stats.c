@@ -74,12 +74,17 @@ static int off(double x, double ref)
     return ref > 0 && x > 0 && fabs(x - ref) > STATS_CLOCK_TOL * ref;
 }
 
+double stats_load_figure(double lrate, double mhz)
+{
+    return lrate <= 0 ? 0 : mhz > 0 ? lrate / mhz : lrate;
+}
+
 double stats_sample_load(const struct stats_sample *s)
 {
     if (s->lrate0 <= 0 || s->lrate1 <= 0)
         return 0;
     if (s->mhz0 > 0 && s->mhz1 > 0)
-        return fmin(s->lrate0 / s->mhz0, s->lrate1 / s->mhz1);
+        return fmin(stats_load_figure(s->lrate0, s->mhz0), stats_load_figure(s->lrate1, s->mhz1));
     return fmin(s->lrate0, s->lrate1);
 }
 

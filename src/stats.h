@@ -25,6 +25,7 @@ struct stats_sample {
     long long sib_user;      /* the same for the SMT siblings of its CPU alone; -1 unknown or */
     long long sib_ticks;     /* none (no SMT, no sysfs) */
     int moved;               /* the worker changed CPU between warm-up and the sample's end */
+    uint64_t waited_ns;      /* how long its warm-up waited for a slow spell to pass (worker.c) */
 };
 
 #define STATS_MIN_SAMPLES 5     /* undisturbed rounds before a cell can be enough */
@@ -93,6 +94,9 @@ int stats_shared(const struct stats_sample *s);
  * the clock probe taken with it where both have one, so that a clock that drops (a governor,
  * an AVX-512 licence) moves it no more than it moves the code; 0 = no probe. */
 double stats_sample_load(const struct stats_sample *s);
+
+/* One reading's figure, as stats_sample_load makes it: lrate per MHz where mhz > 0. */
+double stats_load_figure(double lrate, double mhz);
 
 /* A load figure more than STATS_LOAD_TOL under the usual one ref (0: no rule). */
 int stats_load_slow(double figure, double ref);

@@ -20,6 +20,7 @@
 #include "osslcap.h"
 #include "registry.h"
 #include "script.h"
+#include "worker.h"
 
 /* Steps e (polling as a caller would) until it is in state st or finished, at most `secs`
  * seconds; 1 when it got there. */
@@ -364,6 +365,7 @@ static void test_go_forms(const char *bin)
                  " ${r}000000000 ${r}500000000 0 0 0 0\"; else echo \"error got '$cmd'\"; fi")
     static const char plain[] = GO_FORM("[ \"$cmd\" = go ]");
     static const char at[] = GO_FORM("[ \"${cmd#go }\" -gt 0 ] 2>/dev/null");
+    static const char wait[] = GO_FORM("[ \"$cmd\" = \"go wait 1000\" ]");
 #undef GO_FORM
     struct result r = scripted(bin, plain, 1);
     CHECK(r.status == RES_OK && r.rounds == 5, "one worker: plain go (status %d: %s)", r.status,
@@ -375,6 +377,21 @@ static void test_go_forms(const char *bin)
     CHECK(r.status == RES_ERROR && strstr(r.reason, "got 'go'"),
           "the check can fail: one worker given a start instant is what the script refuses "
           "(status %d: %s)", r.status, r.reason);
+    /* with the run's usual load figure known, one worker is told it (it waits out a slow
+     * spell before its window); -t N keep their shared start */
+    engine_load_forget();
+    for (int k = 0; k < 16; k++)
+        engine_load_feed(1000);
+    r = scripted(bin, wait, 1);
+    CHECK(r.status == RES_OK && r.rounds == 5, "one worker, usual figure 1000: go wait 1000 "
+          "(status %d: %s)", r.status, r.reason);
+    r = scripted(bin, at, 2);
+    CHECK(r.status == RES_OK && r.rounds == 5, "-t 2 with a usual figure: go <t0> still "
+          "(status %d: %s)", r.status, r.reason);
+    engine_load_forget();
+    r = scripted(bin, wait, 1);
+    CHECK(r.status == RES_ERROR && strstr(r.reason, "got 'go'"),
+          "the check can fail: no usual figure, a plain go (status %d: %s)", r.status, r.reason);
 }
 
 static void test_cancel(void)
@@ -405,6 +422,34 @@ static int take_rounds(struct engine *e, int want, int most)
         if (!step_until(e, ENGINE_IDLE, 30) || engine_go(e) || !step_until(e, ENGINE_IDLE, 30))
             return 0;
     return engine_result(e)->rounds >= want;
+}
+
+/* A real worker told a usual load figure no probe can reach waits WORKER_WAIT_MAX_NS before
+ * each window and says so; told none, or one every probe passes, it does not wait. */
+static void test_wait(void)
+{
+    static const double refs[] = { 1e12, 0, 1e-12 };
+    for (int i = 0; i < 3; i++) {
+        engine_load_forget();
+        for (int k = 0; refs[i] > 0 && k < 16; k++)
+            engine_load_feed(refs[i]);
+        struct engine *e = start_paced("sha256", "openssl", 64, 1, 0.02, 0);
+        int ok = step_until(e, ENGINE_IDLE, 30);
+        for (int k = 0; ok && k < 2; k++)
+            ok = engine_go(e) == 0 && step_until(e, ENGINE_IDLE, 30);
+        const struct result *r = engine_result(e);
+        double ms = (double)r->waited_ns / 1e6, cap = WORKER_WAIT_MAX_NS / 1e6;
+        int n = engine_rounds_taken(e);
+        if (i == 0)
+            CHECK(ok && n == 2 && ms >= 0.9 * cap * n && ms <= 1.5 * cap * n,
+                  "usual figure out of reach: each of %d rounds waited the %.0f ms cap (%.1f ms "
+                  "in all)", n, cap, ms);
+        else
+            CHECK(ok && n == 2 && r->waited_ns == 0,
+                  "usual figure %g: %d rounds, no wait (%.1f ms)", refs[i], n, ms);
+        engine_free(e);
+    }
+    engine_load_forget();
 }
 
 /* The state machine: go only in IDLE; stop finishes; no undisturbed round, no figure. */
@@ -686,6 +731,7 @@ int main(void)
     test_go_forms(bin);
     test_cancel();
     test_paced_states();
+    test_wait();
     test_idle_not_hung();
     test_overlap();
     test_disturbed_round();
