@@ -101,38 +101,6 @@ static void tell_all(struct engine *e, const char *cmd, int pending)
     }
 }
 
-/* The barrier: every worker gets the same start instant, GO_LEAD_NS ahead, which covers
- * the wake-up of a worker blocked on its stdin and lets its core clock settle (worker.c).
- * One worker has nobody to start with: a plain `go` has it warm up for worker.c's WARM_NS
- * from its own wake-up. That round is about 1 ms shorter (of some 3.5 ms of overhead, over
- * 5000-6000 rounds in a default run), mostly because its warm-up runs the operation for
- * about 1.6 ms instead of about 2.5: the wake-up slack itself is some 0.1 ms. */
-#define GO_LEAD_NS 3000000u
-
-static double load_ref; /* the run's usual load figure: the ring below */
-
-static void go_all(struct engine *e)
-{
-    struct timespec ts;
-    char cmd[48];
-    if (e->n == 1) {
-        /* With the usual load figure known, it waits out a slow spell before its window
-         * (worker.c): judged by the same rule the round will be, so a wait is a retake
-         * avoided, not a figure made up. */
-        if (load_ref > 0)
-            snprintf(cmd, sizeof cmd, "go wait %.9g\n", load_ref);
-        else
-            snprintf(cmd, sizeof cmd, "go\n");
-        tell_all(e, cmd, 1);
-        return;
-    }
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    unsigned long long t0 = (unsigned long long)ts.tv_sec * 1000000000u +
-                            (unsigned long long)ts.tv_nsec + GO_LEAD_NS;
-    snprintf(cmd, sizeof cmd, "go %llu\n", t0);
-    tell_all(e, cmd, 1);
-}
-
 /* Recomputes the live figures from every complete round so far. */
 static void aggregate(struct engine *e, int all_if_none)
 {
@@ -205,6 +173,36 @@ void engine_load_forget(void)
     load_seen = 0;
     load_low = 0;
     load_ref = 0;
+}
+
+/* The barrier: every worker gets the same start instant, GO_LEAD_NS ahead, which covers
+ * the wake-up of a worker blocked on its stdin and lets its core clock settle (worker.c).
+ * One worker has nobody to start with: a plain `go` has it warm up for worker.c's WARM_NS
+ * from its own wake-up. That round is about 1 ms shorter (of some 3.5 ms of overhead, over
+ * 5000-6000 rounds in a default run), mostly because its warm-up runs the operation for
+ * about 1.6 ms instead of about 2.5: the wake-up slack itself is some 0.1 ms. */
+#define GO_LEAD_NS 3000000u
+
+static void go_all(struct engine *e)
+{
+    struct timespec ts;
+    char cmd[48];
+    if (e->n == 1) {
+        /* With the usual load figure known, it waits out a slow spell before its window
+         * (worker.c): judged by the same rule the round will be, so a wait is a retake
+         * avoided, not a figure made up. */
+        if (load_ref > 0)
+            snprintf(cmd, sizeof cmd, "go wait %.9g\n", load_ref);
+        else
+            snprintf(cmd, sizeof cmd, "go\n");
+        tell_all(e, cmd, 1);
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long t0 = (unsigned long long)ts.tv_sec * 1000000000u +
+                            (unsigned long long)ts.tv_nsec + GO_LEAD_NS;
+    snprintf(cmd, sizeof cmd, "go %llu\n", t0);
+    tell_all(e, cmd, 1);
 }
 
 /* The user and system time, the other CPUs' and the SMT siblings' ticks, and the load probes

@@ -26,9 +26,10 @@
  * second (0 where not measured); user/sys = user and system CPU time of the window (getrusage);
  * others = /proc/stat ticks the other CPUs spent running programs (user, nice), and all their
  * ticks, during it (-1 -1 where unreadable or the worker changed CPU); moved = 1 when the
- * worker was on another CPU after the sample than before its warm-up; lrate = the load
- * probe's rate (clock.h) before and after; waited = how long the settle waited for a slow
- * spell to pass.
+ * worker was on another CPU after the sample than before its warm-up (after a wait: before
+ * the window); lrate = the load probe's rate (clock.h) before and after; waited = how long
+ * the settle waited for a slow spell to pass (then the counters are read again: they are the
+ * window's).
  * Paced only when stdin is a socket (the engine's); run by hand, with any other stdin, it
  * takes SAMPLES samples in a row and says done. */
 #include "worker.h"
@@ -574,13 +575,13 @@ static int settle(struct timed *tm, uint64_t start, double lref, struct probe *p
                   uint64_t *waited)
 {
     uint64_t t = now_ns(CLOCK_MONOTONIC), until = start ? start : t + WARM_NS, op_ns = 0;
-    uint64_t first = until;
+    uint64_t first = 0; /* when the window would have started without a wait */
     int failed = 0;
-    for (;;) {
+    for (int pass = 0;; pass++) {
         /* One operation at a time, the clock read after each, so neither a long --time (large
          * batches) nor a long operation (16 MiB) makes it skip the warm-up or run past the
-         * start. */
-        while (!failed && t + op_ns + PROBE_NS < until) {
+         * start; a wait step runs at least one, so a long one keeps the caches warm too. */
+        for (int once = pass > 0; !failed && (once || t + op_ns + PROBE_NS < until); once = 0) {
             failed = tm->im->op(tm->t.ctx, tm->dst, tm->in, tm->len) != 0;
             uint64_t t1 = now_ns(CLOCK_MONOTONIC);
             op_ns = t1 - t;
@@ -589,13 +590,16 @@ static int settle(struct timed *tm, uint64_t start, double lref, struct probe *p
         p->mhz = clock_probe_mhz();
         p->vrate = clock_probe_vector_rate();
         p->lrate = clock_probe_load_rate();
-        if (failed || start || until - first >= WAIT_MAX_NS ||
+        t = now_ns(CLOCK_MONOTONIC);
+        if (!pass)
+            first = t > until ? t : until;
+        if (failed || start || t >= first + WAIT_MAX_NS ||
             !stats_load_slow(stats_load_figure(p->lrate, p->mhz), lref))
             break;
-        t = now_ns(CLOCK_MONOTONIC);
-        until = (t > until ? t : until) + WAIT_STEP_NS;
+        until = t + WAIT_STEP_NS;
     }
-    *waited = until - first;
+    uint64_t begin = t > until ? t : until;
+    *waited = begin - first;
     while (now_ns(CLOCK_MONOTONIC) < until)
         ;
     return failed ? -1 : 0;
@@ -628,6 +632,8 @@ static int take_sample(struct timed *tm, uint64_t start, double lref)
     int failed = 0;
     probe_take(tm, &p0, 0);
     failed = settle(tm, start, lref, &p0, &waited);
+    if (waited) /* the counters are the window's, not the wait's (steal is likely in a spell) */
+        probe_take(tm, &p0, 0);
     getrusage(RUSAGE_SELF, &u0); /* user vs system time: did an engine's work reach the kernel */
     uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t y0 = cycles_read(&tm->cyc), w1;

@@ -367,6 +367,7 @@ static void test_go_forms(const char *bin)
     static const char at[] = GO_FORM("[ \"${cmd#go }\" -gt 0 ] 2>/dev/null");
     static const char wait[] = GO_FORM("[ \"$cmd\" = \"go wait 1000\" ]");
 #undef GO_FORM
+    engine_load_forget(); /* no usual figure yet: a plain go */
     struct result r = scripted(bin, plain, 1);
     CHECK(r.status == RES_OK && r.rounds == 5, "one worker: plain go (status %d: %s)", r.status,
           r.reason);
@@ -441,7 +442,7 @@ static void test_wait(void)
         double ms = (double)r->waited_ns / 1e6, cap = WORKER_WAIT_MAX_NS / 1e6;
         int n = engine_rounds_taken(e);
         if (i == 0)
-            CHECK(ok && n == 2 && ms >= 0.9 * cap * n && ms <= 1.5 * cap * n,
+            CHECK(ok && n == 2 && ms >= 0.9 * cap * n && ms <= cap * n + 100,
                   "usual figure out of reach: each of %d rounds waited the %.0f ms cap (%.1f ms "
                   "in all)", n, cap, ms);
         else
