@@ -101,22 +101,6 @@ static void tell_all(struct engine *e, const char *cmd, int pending)
     }
 }
 
-/* Recomputes the live figures from every complete round so far. */
-static void aggregate(struct engine *e, int all_if_none)
-{
-    const struct stats_sample *ptr[RESULT_MAX_THREADS] = { 0 };
-    int rounds = MAX_ROUNDS, n = e->n < RESULT_MAX_THREADS ? e->n : RESULT_MAX_THREADS;
-    for (int i = 0; i < n; i++) {
-        ptr[i] = e->w[i].s;
-        rounds = e->w[i].ns < rounds ? e->w[i].ns : rounds;
-    }
-    stats_summarize(ptr, n, n ? rounds : 0, e->r.cycle_clock, all_if_none, &e->r);
-    e->r.waited_ns = 0; /* every round's, kept or retaken: the time the cell spent waiting */
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < e->w[i].ns; k++)
-            e->r.waited_ns += e->w[i].s[k].waited_ns;
-}
-
 /* The run's usual load-probe figure (stats_sample_load; STATS_SLOW_PHASE): the 90th
  * percentile of the last LOAD_RING samples of every engine of this process, recomputed every
  * LOAD_EVERY; 0 until LOAD_EVERY have come. Process-wide, not per cell: a slow phase of the
@@ -205,6 +189,18 @@ static void go_all(struct engine *e)
     tell_all(e, cmd, 1);
 }
 
+/* Recomputes the live figures from every complete round so far. */
+static void aggregate(struct engine *e, int all_if_none)
+{
+    const struct stats_sample *ptr[RESULT_MAX_THREADS] = { 0 };
+    int rounds = MAX_ROUNDS, n = e->n < RESULT_MAX_THREADS ? e->n : RESULT_MAX_THREADS;
+    for (int i = 0; i < n; i++) {
+        ptr[i] = e->w[i].s;
+        rounds = e->w[i].ns < rounds ? e->w[i].ns : rounds;
+    }
+    stats_summarize(ptr, n, n ? rounds : 0, e->r.cycle_clock, all_if_none, &e->r);
+}
+
 /* The user and system time, the other CPUs' and the SMT siblings' ticks, and the load probes
  * at the end are optional (older workers, scripted tests). */
 static int parse_sample(const char *s, struct stats_sample *x, struct offload_evidence *off)
@@ -284,6 +280,7 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
             abort();
     }
     w->s[w->ns++] = x;
+    e->r.waited_ns += x.waited_ns; /* every round's, kept or retaken: time the cell spent */
     e->r.status = RES_RUNNING;
     aggregate(e, fallback(e));
     judge_offload(e); /* live: a fallback is never drawn as the kernel's, not even for a while */

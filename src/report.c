@@ -107,12 +107,11 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
     size_t cw = 0;
     for (size_t i = 0; i < n; i++)
         waited += cells[i].r.waited_ns, cw += cells[i].r.waited_ns > 0;
+    int ms = waited < 1000000000u;
     if (waited) /* time spent, so said: it is part of why a run took as long as it did */
         fprintf(out, "%.*f %s waited in %zu cells for slow spells of the memory path to pass "
                      "before windows (the load probe; rounds taken in one are retaken).\n",
-                waited < 1000000000u ? 0 : 1,
-                (double)waited / (waited < 1000000000u ? 1e6 : 1e9),
-                waited < 1000000000u ? "ms" : "s", cw);
+                ms ? 0 : 1, (double)waited / (ms ? 1e6 : 1e9), ms ? "ms" : "s", cw);
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

@@ -273,8 +273,9 @@ static void totals(const struct stats_sample *const *s, int workers, int rounds,
                 mhz[k++] = stats_sample_mhz(x, 0);
             if (stats_sample_mhz(x, 1) > 0)
                 vrate[kv++] = stats_sample_mhz(x, 1);
-            if (stats_sample_load(x) > 0)
-                lrate[kl++] = stats_sample_load(x);
+            double load = stats_sample_load(x);
+            if (load > 0)
+                lrate[kl++] = load;
         }
     }
     r->ops = ops;

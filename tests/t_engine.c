@@ -294,6 +294,13 @@ static void test_scripted_shared(const char *bin)
           "%d: %s; %d + %d)", r.status, r.reason, r.rounds, r.disturbed);
 }
 
+/* The run's usual load figure fed `times` figures of `figure` (engine.c's ring). */
+static void feed_load(double figure, int times)
+{
+    for (int k = 0; k < times; k++)
+        engine_load_feed(figure);
+}
+
 /* The slow-phase rule end to end, through the 22-field sample line: once the run's usual load
  * rate is known (16 samples at 1000), a round whose load probe read 850 is retaken and one at
  * 950 is not; lines without the probes (20 fields) leave the usual rate alone. */
@@ -337,19 +344,15 @@ static void test_scripted_load(const char *bin)
     CHECK(engine_load_ref() == 87, "96 in: of 1..96 (%g)", engine_load_ref());
     /* the valve: most of 256 figures under the usual one, a new regime: start over */
     engine_load_forget();
-    for (int k = 0; k < 16; k++)
-        engine_load_feed(1000);
-    for (int k = 16; k < 255; k++)
-        engine_load_feed(500);
+    feed_load(1000, 16);
+    feed_load(500, 255 - 16);
     CHECK(engine_load_ref() == 500, "under for a while: the percentile follows (%g)",
           engine_load_ref());
     engine_load_feed(500);
     CHECK(engine_load_ref() == 0, "most of 256 under it: started over (%g)", engine_load_ref());
     engine_load_forget();
-    for (int k = 0; k < 160; k++)
-        engine_load_feed(1000);
-    for (int k = 160; k < 256; k++)
-        engine_load_feed(500);
+    feed_load(1000, 160);
+    feed_load(500, 256 - 160);
     CHECK(engine_load_ref() == 1000, "under for 96 of 256: a phase, the usual figure holds (%g)",
           engine_load_ref());
     engine_load_forget();
@@ -381,8 +384,7 @@ static void test_go_forms(const char *bin)
     /* with the run's usual load figure known, one worker is told it (it waits out a slow
      * spell before its window); -t N keep their shared start */
     engine_load_forget();
-    for (int k = 0; k < 16; k++)
-        engine_load_feed(1000);
+    feed_load(1000, 16);
     r = scripted(bin, wait, 1);
     CHECK(r.status == RES_OK && r.rounds == 5, "one worker, usual figure 1000: go wait 1000 "
           "(status %d: %s)", r.status, r.reason);
@@ -432,8 +434,7 @@ static void test_wait(void)
     static const double refs[] = { 1e12, 0, 1e-12 };
     for (int i = 0; i < 3; i++) {
         engine_load_forget();
-        for (int k = 0; refs[i] > 0 && k < 16; k++)
-            engine_load_feed(refs[i]);
+        feed_load(refs[i], refs[i] > 0 ? 16 : 0);
         struct engine *e = start_paced("sha256", "openssl", 64, 1, 0.02, 0);
         int ok = step_until(e, ENGINE_IDLE, 30);
         for (int k = 0; ok && k < 2; k++)

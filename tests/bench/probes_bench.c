@@ -28,6 +28,7 @@
 
 #include "bench/bench.h"
 #include "clock.h"
+#include "stats.h"
 #include "registry.h"
 
 #define BIN 20
@@ -173,8 +174,7 @@ int main(int argc, char **argv)
         for (int b = 0; b < BIN; b++) {
             bin[P_CLOCK][b] = clock_probe_mhz();
             bin[P_VECTOR][b] = clock_probe_vector_rate();
-            double mhz = bin[P_CLOCK][b] > 0 ? bin[P_CLOCK][b] : 1;
-            bin[P_SHIPPED][b] = clock_probe_load_rate() / mhz;
+            bin[P_SHIPPED][b] = stats_load_figure(clock_probe_load_rate(), bin[P_CLOCK][b]);
             raw[nraw < RAW ? nraw++ : RAW - 1] = bin[P_SHIPPED][b];
             bin[P_LOAD][b] = load_probe();
             bin[P_CHASE][b] = chase_probe();
