@@ -40,7 +40,7 @@ static const char *const columns[] = {
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
     "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op",
+    "ops_per_s", "us_per_op", "retaken_why",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -110,6 +110,19 @@ static void ops(FILE *f, const struct cell *w, int pk)
     char b[64] = "";
     if (ok)
         snprintf(b, sizeof b, "%.3f", 1e6 / rate);
+    field(f, b, 0);
+}
+
+/* The disturbed rounds by reason: "clock-moved:3 slow-memory:12", each reason that retook
+ * any, in result.h's order (a round may count under several). */
+static void retaken_why(FILE *f, const struct cell *w)
+{
+    char b[256] = "";
+    size_t k = 0;
+    for (int i = 0; w->r.status == RES_OK && i < RESULT_RETAKEN_COUNT; i++)
+        if (w->r.retaken[i] > 0 && k < sizeof b)
+            k += (size_t)snprintf(b + k, sizeof b - k, "%s%s:%d", k ? " " : "",
+                                  result_retaken_key(i), w->r.retaken[i]);
     field(f, b, 1);
 }
 
@@ -163,6 +176,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         field(f, ok ? "" : r->reason, 0);
         quality(f, w);
         ops(f, w, pk);
+        retaken_why(f, w);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -355,6 +355,13 @@ static void json_cell(FILE *f, const struct cell *c)
     json_num(f, "speedup_ci_pct", "%.2f", c->d.speedup_ci_pct, c->d.speedup_ci_pct > 0);
     fprintf(f, ", \"best\": %s, \"tie\": %s, \"noisy\": %s", c->d.best ? "true" : "false",
             c->d.tie ? "true" : "false", c->d.noisy ? "true" : "false");
+    fputs(", \"retaken\": {", f); /* disturbed rounds by reason (result.h) */
+    for (int k = 0, first = 1; ok && k < RESULT_RETAKEN_COUNT; k++)
+        if (r->retaken[k] > 0) {
+            fprintf(f, "%s\"%s\": %d", first ? "" : ", ", result_retaken_key(k), r->retaken[k]);
+            first = 0;
+        }
+    fputs("}", f);
     fprintf(f, ", \"quality\": \"%s\"}", r->quality == RESULT_NOISY ? "noisy"
                                        : r->quality == RESULT_QUIET ? "quiet" : "");
 }

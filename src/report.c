@@ -91,6 +91,38 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
     fputc('\n', out);
 }
 
+/* How many rounds were retaken, and why: the user sees what the machine did to the run
+ * (its time, its noisy cells) rather than only that it did something. */
+static void retaken(FILE *out, const struct cell *cells, size_t n)
+{
+    long taken = 0, bad = 0, why[RESULT_RETAKEN_COUNT] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (cells[i].r.status != RES_OK) /* as the CSV: a failed cell's rounds are no figure */
+            continue;
+        taken += cells[i].r.rounds + cells[i].r.disturbed;
+        bad += cells[i].r.disturbed;
+        for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
+            why[k] += cells[i].r.retaken[k];
+    }
+    if (!bad)
+        return;
+    fprintf(out, "%ld of %ld rounds retaken (%.0f %%):", bad, taken,
+            100.0 * (double)bad / (double)taken);
+    const char *sep = " ";
+    for (int pass = 0; pass < RESULT_RETAKEN_COUNT; pass++) { /* the commonest first */
+        int top = -1;
+        for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
+            if (why[k] > 0 && (top < 0 || why[k] > why[top]))
+                top = k;
+        if (top < 0)
+            break;
+        fprintf(out, "%s%ld %s", sep, why[top], result_retaken_words(top));
+        why[top] = 0;
+        sep = ", ";
+    }
+    fprintf(out, " (a round may have several reasons).\n");
+}
+
 /* What the marks mean, once, under the table. */
 static void legend(FILE *out, const struct cell *cells, size_t n)
 {
@@ -103,6 +135,7 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
                      "row kept under 5 rounds, had most retaken, ran beside busy programs or while "
                      "the host slowed the memory path; "
                      "no speed-up is claimed from them.\n", noisy);
+    retaken(out, cells, n);
     uint64_t waited = 0;
     size_t cw = 0;
     for (size_t i = 0; i < n; i++)

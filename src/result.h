@@ -7,6 +7,27 @@
 #define RESULT_MAX_THREADS 256
 #define RESULT_MAX_ROUNDS 48 /* rounds kept per cell (the session takes at most 48) */
 
+/* Why a round was retaken (the rules are stats.c's), each reason named once here:
+ * X(NAME, key, words): NAME gives stats.h's mask bit STATS_<NAME> and result.retaken's index
+ * RESULT_RETAKEN_<NAME>; key is the CSV's and JSON's word, words what `run` prints. The order
+ * is the mask's bit order. */
+#define RESULT_RETAKEN_REASONS(X)                                                              \
+    X(DESCHEDULED, "descheduled", "descheduled")                                               \
+    X(STOLEN, "stolen", "stolen from by the hypervisor")                                       \
+    X(CLOCK_MOVED, "clock-moved", "clock probe moved across the window")                       \
+    X(CLOCK_OFF, "clock-off", "clock probe off the cell's median")                             \
+    X(SLOW_PHASE, "slow-memory", "host slowing the memory path (load probe)")                  \
+    X(BUSY_BESIDE, "busy-beside", "programs busy on the other CPUs or SMT siblings")           \
+    X(MOVED_CPU, "moved-cpu", "moved to another CPU")                                          \
+    X(APART, "windows-apart", "with -t N windows apart")
+
+enum {
+#define RESULT_X(name, key, words) RESULT_RETAKEN_##name,
+    RESULT_RETAKEN_REASONS(RESULT_X)
+#undef RESULT_X
+    RESULT_RETAKEN_COUNT
+};
+
 enum res_status {
     RES_PENDING,     /* not started */
     RES_RUNNING,     /* samples arriving; figures so far are live */
@@ -53,6 +74,8 @@ struct result {
     int disturbed;          /* rounds left out: descheduled, stolen from, the clock moved,
                              * the load probe slow, -t N windows apart, or (one worker) moved
                              * or beside programs busy on the other CPUs (stats.h) */
+    int retaken[RESULT_RETAKEN_COUNT]; /* of those, how many for each reason (a round may
+                                        * have several): where a run's time and quiet went */
     double ci_pct;          /* 95 % CI of the median: half-width in % of the median */
     double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
     double clock_mhz;       /* median effective core clock of the samples (dependent adds) */
@@ -93,6 +116,10 @@ const char *result_status_text(const struct result *r, char *buf, unsigned n);
  * running), and the work was the row's own (not an engine row whose work libcrypto's
  * software did). derive.c and the scheduler's stop rule both compare only such figures. */
 int result_comparable(const struct result *r);
+
+/* A reason's CSV/JSON key ("slow-memory") and words for people; NULL out of range. */
+const char *result_retaken_key(int why);
+const char *result_retaken_words(int why);
 
 /* The status in a number's width, for tables: "ok", "WRONG", "CRASHED", "TIMEOUT", "n/a"... */
 const char *result_status_short(enum res_status s);

@@ -192,16 +192,43 @@ static void round_overlap(const struct stats_sample *const *s, int workers, int 
     stats_overlap(t0, t1, n, all, any);
 }
 
-/* Marks the disturbed rounds in bad[]; returns how many. */
-static int mark_rounds(const struct stats_sample *const *s, int workers, int rounds, char *bad)
+static const char *const retaken_key[] = {
+#define STATS_X(name, key, words) key,
+    RESULT_RETAKEN_REASONS(STATS_X)
+#undef STATS_X
+};
+static const char *const retaken_words[] = {
+#define STATS_X(name, key, words) words,
+    RESULT_RETAKEN_REASONS(STATS_X)
+#undef STATS_X
+};
+
+const char *result_retaken_key(int why)
 {
-    memset(bad, 0, (size_t)rounds);
+    return why >= 0 && why < RESULT_RETAKEN_COUNT ? retaken_key[why] : NULL;
+}
+
+const char *result_retaken_words(int why)
+{
+    return why >= 0 && why < RESULT_RETAKEN_COUNT ? retaken_words[why] : NULL;
+}
+
+/* Marks the disturbed rounds in bad[] and counts them by reason in why[]; returns how many. */
+static int mark_rounds(const struct stats_sample *const *s, int workers, int rounds, char *bad,
+                       int why[RESULT_RETAKEN_COUNT])
+{
+    unsigned *mask = calloc((size_t)(rounds > 0 ? rounds : 1), sizeof *mask);
+    if (!mask)
+        abort();
     for (int w = 0; w < workers; w++) {
         double m = median_clock(s[w], rounds, 0), vm = median_clock(s[w], rounds, 1);
-        for (int i = 0; i < rounds; i++)
-            if (stats_disturbed(&s[w][i], m, vm) ||
-                (workers == 1 && (stats_shared(&s[w][i]) || s[w][i].moved)))
-                bad[i] = 1;
+        for (int i = 0; i < rounds; i++) {
+            mask[i] |= stats_disturbed(&s[w][i], m, vm);
+            if (workers == 1 && stats_shared(&s[w][i]))
+                mask[i] |= STATS_BUSY_BESIDE;
+            if (workers == 1 && s[w][i].moved)
+                mask[i] |= STATS_MOVED_CPU;
+        }
     }
     /* -t N: a round whose workers did not run together (one woke late for its window)
      * measured something else than N at once. */
@@ -209,11 +236,17 @@ static int mark_rounds(const struct stats_sample *const *s, int workers, int rou
         double all, any;
         round_overlap(s, workers, i, &all, &any);
         if (all < STATS_OVERLAP_MIN_PCT / 100 * any)
-            bad[i] = 1;
+            mask[i] |= STATS_APART;
     }
     int n = 0;
-    for (int i = 0; i < rounds; i++)
+    memset(why, 0, RESULT_RETAKEN_COUNT * sizeof *why);
+    for (int i = 0; i < rounds; i++) {
+        bad[i] = mask[i] != 0;
         n += bad[i];
+        for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
+            why[k] += (mask[i] >> k) & 1;
+    }
+    free(mask);
     return n;
 }
 
@@ -326,7 +359,7 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
     double *v = malloc((size_t)(rounds > 0 ? rounds : 1) * sizeof *v);
     if (!bad || !v)
         abort();
-    r->disturbed = mark_rounds(s, workers, rounds, bad);
+    r->disturbed = mark_rounds(s, workers, rounds, bad, r->retaken);
     r->rounds = rounds - r->disturbed;
     int fallback = all_if_none && rounds > 0 && r->rounds == 0;
     if (fallback)

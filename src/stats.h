@@ -55,16 +55,21 @@ struct stats_sample {
 /* -t N: a round whose windows overlapped less than this (% of their union) is disturbed. */
 #define STATS_OVERLAP_MIN_PCT 90.0
 
-/* Why a sample is disturbed: a mask, 0 = undisturbed. */
+/* Why a sample or round is disturbed: a mask, 0 = undisturbed, a bit per reason of result.h
+ * (RESULT_RETAKEN_REASONS, in its order). stats_disturbed gives the first five:
+ *   STATS_DESCHEDULED  involuntary context switch costing > STATS_OFFCPU_PCT
+ *   STATS_STOLEN       the hypervisor stole time from its CPU
+ *   STATS_CLOCK_MOVED  a probe (clock or vector rate) after differs from before by > 5 %
+ *   STATS_CLOCK_OFF    a probe is more than 5 % off the worker's median
+ *   STATS_SLOW_PHASE   the load probe read more than STATS_LOAD_TOL below the run's usual
+ *                      rate (lref), before or after: the host slowed the memory path, and
+ *                      code by how much it uses it
+ * and the round's rules the rest (one worker: beside busy programs (stats_shared), moved to
+ * another CPU; -t N: windows overlapping under STATS_OVERLAP_MIN_PCT). */
 enum {
-    STATS_DESCHEDULED = 1,  /* involuntary context switch costing > STATS_OFFCPU_PCT */
-    STATS_STOLEN = 2,       /* the hypervisor stole time from its CPU */
-    STATS_CLOCK_MOVED = 4,  /* a probe (clock or vector rate) after differs from before by
-                             * more than 5 % */
-    STATS_CLOCK_OFF = 8,    /* a probe is more than 5 % off the worker's median */
-    STATS_SLOW_PHASE = 16,  /* the load probe read more than STATS_LOAD_TOL below the run's
-                             * usual rate (lref), before or after: the host slowed the memory
-                             * path, and code by how much it uses it */
+#define STATS_X(name, key, words) STATS_##name = 1u << RESULT_RETAKEN_##name,
+    RESULT_RETAKEN_REASONS(STATS_X)
+#undef STATS_X
 };
 /* A round is disturbed when any of its samples is, or (-t N) when its workers' windows
  * overlapped less than STATS_OVERLAP_MIN_PCT. */

@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "derive.h"
 #include "export.h"
+#include "report.h"
 #include "fakecells.h"
 #include "csvread.h" /* tests/csvread.h: csvr_slurp */
 
@@ -110,6 +111,11 @@ static void test_md_json_csv(void)
     struct cell c[16];
     size_t n = cells(c, 1);
     char p[256], why[512], cmd[1024];
+    /* the first cell had rounds retaken: 3 in a slow spell, one of them descheduled too */
+    c[0].r.disturbed = 3;
+    c[0].r.retaken[RESULT_RETAKEN_SLOW_PHASE] = 3;
+    c[0].r.retaken[RESULT_RETAKEN_DESCHEDULED] = 1;
+    c[7].r.retaken[RESULT_RETAKEN_STOLEN] = 2; /* a failed cell: its rounds are no figure */
     snprintf(p, sizeof p, "%s/t.md", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
     char *md = csvr_slurp(p);
@@ -133,7 +139,9 @@ static void test_md_json_csv(void)
              "m = d[\"machine\"]; c = d[\"cells\"]; assert len(c) == %zu; "
              "assert m[\"cpu\"] and m[\"kernel\"] and \"features\" in m and \"openssl_capabilities\" in m; "
              "assert c[7][\"status\"] == \"unavailable\" and c[7][\"mb_per_s\"] is None and c[7][\"reason\"]; "
-             "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]' %s", n, p);
+             "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]; "
+             "assert c[0][\"retaken\"] == {\"descheduled\": 1, \"slow-memory\": 3}, c[0]; "
+             "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}' %s", n, p);
     CHECK(sh(cmd) == 0, "JSON: machine metadata, every cell, no figure for a failed one");
 
     snprintf(p, sizeof p, "%s/t.csv", dir);
@@ -141,7 +149,22 @@ static void test_md_json_csv(void)
     char *csv = csvr_slurp(p);
     CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
+    CHECK(csv && strstr(csv, ",us_per_op,retaken_why\n") &&
+              strstr(csv, ",descheduled:1 slow-memory:3\n") && !strstr(csv, "stolen:"),
+          "CSV: retaken_why, each reason with its count; none for a failed cell");
     free(csv);
+    FILE *t = tmpfile();
+    char line[512];
+    int said = 0;
+    if (t)
+        report_table(t, c, n), rewind(t);
+    while (t && fgets(line, sizeof line, t))
+        said += strstr(line, "3 of ") == line && strstr(line, "rounds retaken") &&
+                strstr(line, "3 host slowing the memory path (load probe), 1 descheduled (");
+    CHECK(said == 1, "run's table says how many rounds were retaken and why, commonest first, "
+          "not a failed cell's");
+    if (t)
+        fclose(t);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == -1 && strstr(why, "--force"),
           "an existing file is not replaced without force: %s", why);
     CHECK(export_write_file(p, 1, c, n, why, sizeof why) == 0, "with force it is");

@@ -1,6 +1,7 @@
 /* The statistics of a cell (src/stats.c) on made-up samples: each rule with data that makes
  * it fire and data that does not. */
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -327,6 +328,64 @@ static void test_two_workers(void)
     CHECK(r.disturbed == 0, "a round 91 %% together is not (%d)", r.disturbed);
 }
 
+/* The retaken rounds by reason (result.retaken): a round per reason, one with two, each
+ * counted under its own; the keys and words are each reason's, once. */
+static void test_retaken_why(void)
+{
+    double mb[9] = { 1000, 1001, 999, 1000, 1002, 998, 1000, 1001, 999 };
+    struct stats_sample s[9], t[9];
+    const struct stats_sample *one[1] = { s }, *two[2] = { s, t };
+    struct result r = { 0 };
+    one_worker(mb, 9, s);
+    s[1].nivcsw = 2, s[1].cpu_ns = s[1].wall_ns / 2;     /* descheduled */
+    s[2].steal = 1;                                      /* stolen */
+    s[3].mhz1 = 3400;                                    /* clock moved, off the median too */
+    s[4].lrate0 = s[4].lrate1 = 800, s[4].lref = 0.33;   /* slow memory path */
+    s[5].others_user = s[5].others_ticks = 2;            /* busy beside */
+    s[6].moved = 1;                                      /* moved CPU */
+    s[7].steal = 1, s[7].moved = 1;                      /* two reasons, one round */
+    stats_summarize(one, 1, 9, "none", 0, &r);
+    int want[RESULT_RETAKEN_COUNT] = { 0 };
+    want[RESULT_RETAKEN_DESCHEDULED] = 1, want[RESULT_RETAKEN_STOLEN] = 2;
+    want[RESULT_RETAKEN_CLOCK_MOVED] = 1, want[RESULT_RETAKEN_CLOCK_OFF] = 1;
+    want[RESULT_RETAKEN_SLOW_PHASE] = 1, want[RESULT_RETAKEN_BUSY_BESIDE] = 1;
+    want[RESULT_RETAKEN_MOVED_CPU] = 2;
+    CHECK(r.disturbed == 7 && r.rounds == 2, "seven rounds retaken (%d), two kept (%d)",
+          r.disturbed, r.rounds);
+    for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
+        CHECK(r.retaken[k] == want[k], "%s: %d rounds (want %d)", result_retaken_key(k),
+              r.retaken[k], want[k]);
+
+    /* -t 2: windows apart is a reason of its own; the same round counted once per reason */
+    one_worker(mb, 9, s);
+    one_worker(mb, 9, t);
+    t[4].t0 = s[4].t0 + (s[4].t1 - s[4].t0) / 2;
+    t[4].steal = 1;
+    stats_summarize(two, 2, 9, "none", 0, &r);
+    CHECK(r.disturbed == 1 && r.retaken[RESULT_RETAKEN_APART] == 1 &&
+              r.retaken[RESULT_RETAKEN_STOLEN] == 1 && r.retaken[RESULT_RETAKEN_MOVED_CPU] == 0,
+          "-t 2: one round apart and stolen from (%d disturbed, apart %d, stolen %d)",
+          r.disturbed, r.retaken[RESULT_RETAKEN_APART], r.retaken[RESULT_RETAKEN_STOLEN]);
+    one_worker(mb, 9, s);
+    stats_summarize(one, 1, 9, "none", 0, &r);
+    int any = 0;
+    for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
+        any += r.retaken[k];
+    CHECK(r.disturbed == 0 && any == 0, "a quiet cell: no reason counted (%d)", any);
+
+    for (int k = 0; k < RESULT_RETAKEN_COUNT; k++) {
+        int dup = 0;
+        for (int j = 0; j < k; j++)
+            dup |= !strcmp(result_retaken_key(j), result_retaken_key(k));
+        CHECK(result_retaken_key(k) && result_retaken_words(k) && !dup &&
+                  !strchr(result_retaken_key(k), ' ') && !strchr(result_retaken_key(k), ':'),
+              "reason %d: key '%s' (one word, unique), words '%s'", k, result_retaken_key(k),
+              result_retaken_words(k));
+    }
+    CHECK(result_retaken_key(-1) == NULL && result_retaken_key(RESULT_RETAKEN_COUNT) == NULL,
+          "out of range: no key");
+}
+
 static void test_rules(void)
 {
     struct result r = { .rounds = 5, .ci_pct = 2.0 };
@@ -362,6 +421,7 @@ int main(void)
     test_two_workers();
     test_shared();
     test_slow_phase();
+    test_retaken_why();
     test_rules();
     return check_done();
 }

@@ -7,6 +7,7 @@
 #     run calls quiet must be within +-5 % of the quiet run's; the table shows each cell;
 #  3. -t N on every CPU: the workers' timed windows overlap >= 95 %.
 # Usage: tests/bench/trust.sh [run options...]   (default: the default selection of run)
+# TRUST_KEEP=DIR keeps the runs' CSVs there (a.csv, b.csv quiet, c.csv loaded, t.csv -t N).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 make --no-print-directory accelscope >/dev/null || exit 2
@@ -41,6 +42,10 @@ busy=""
 echo "-t $ncpu overlap" >&2
 ./accelscope run -q --no-save -a sha256,aes-128-cbc -s 16k -p hw -t "$ncpu" --csv "$work/t.csv" || true
 
+if [ -n "${TRUST_KEEP:-}" ]; then
+    mkdir -p "$TRUST_KEEP" && cp "$work"/*.csv "$work"/*.time "$TRUST_KEEP"/ || exit 2
+fi
+
 python3 - "$work" <<'PY'
 import csv, sys
 work = sys.argv[1]
@@ -67,7 +72,11 @@ def speedups(cells):
             if impl == ("c", "portable") or not r["vs_slowest"]:
                 continue
             quiet = r["comparison"] == "quiet" and ref["comparison"] == "quiet"
-            out[key + impl] = (float(r["vs_slowest"]) / float(ref["vs_slowest"]), quiet)
+            # the two rows' intervals of their paired ratios to the slowest, and why rounds
+            # were retaken: what a disagreement between runs had to go on
+            why = f"{r['vs_slowest_ci_pct'] or '-'}/{ref['vs_slowest_ci_pct'] or '-'} %"
+            out[key + impl] = (float(r["vs_slowest"]) / float(ref["vs_slowest"]), quiet, why,
+                               r.get("retaken_why", "") + " | " + ref.get("retaken_why", ""))
     return out
 
 a, b, c = (speedups(load(n)) for n in ("a.csv", "b.csv", "c.csv"))
@@ -94,6 +103,13 @@ print(f"repeatability: {len(common)} speed-ups over portable C in both runs; "
       f"{nq} ({100 * nq / max(len(common), 1):.0f} %) quiet in run 1 (target >= 80 %); "
       f"of {len(quiet_both)} quiet in both, {len(agree)} "
       f"({100 * len(agree) / max(len(quiet_both), 1):.0f} %) agree within 3 % (target >= 95 %)")
+apart = [k for k in quiet_both if k not in agree]
+if apart:
+    print("quiet in both runs, more than 3 % apart (speed-ups; +-CI of the row's and portable's "
+          "ratio to the slowest in each run; retaken rounds, row | portable, in each run):")
+for k in apart:
+    print(f"  {k[0]} {k[1]} {k[2]} {k[4]}: {a[k][0]:.3f} -> {b[k][0]:.3f} "
+          f"({b[k][0] / a[k][0]:.3f}); CI {a[k][2]}, {b[k][2]}; retaken {a[k][3]} ; {b[k][3]}")
 print()
 print(f"{'algorithm':18} {'dir':7} {'bytes':>6} {'path':6} {'implementation':16} "
       f"{'quiet':>7} {'loaded':>7} {'loaded/quiet':>12} quality(loaded)")
