@@ -4,6 +4,7 @@
 
 #include "algo.h"
 #include "scaling.h"
+#include "stats.h"
 
 const char *report_size(size_t b, char *buf, size_t n)
 {
@@ -95,32 +96,13 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
  * (its time, its noisy cells) rather than only that it did something. */
 static void retaken(FILE *out, const struct cell *cells, size_t n)
 {
-    long taken = 0, bad = 0, why[RESULT_RETAKEN_COUNT] = { 0 };
-    for (size_t i = 0; i < n; i++) {
-        if (cells[i].r.status != RES_OK) /* as the CSV: a failed cell's rounds are no figure */
-            continue;
-        taken += cells[i].r.rounds + cells[i].r.disturbed;
-        bad += cells[i].r.disturbed;
-        for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
-            why[k] += cells[i].r.retaken[k];
-    }
-    if (!bad)
-        return;
-    fprintf(out, "%ld of %ld rounds retaken (%.0f %%):", bad, taken,
-            100.0 * (double)bad / (double)taken);
-    const char *sep = " ";
-    for (int pass = 0; pass < RESULT_RETAKEN_COUNT; pass++) { /* the commonest first */
-        int top = -1;
-        for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
-            if (why[k] > 0 && (top < 0 || why[k] > why[top]))
-                top = k;
-        if (top < 0)
-            break;
-        fprintf(out, "%s%ld %s", sep, why[top], result_retaken_words(top));
-        why[top] = 0;
-        sep = ", ";
-    }
-    fprintf(out, " (a round may have several reasons).\n");
+    struct stats_retaken t = { 0 };
+    char b[600];
+    for (size_t i = 0; i < n; i++)
+        stats_retaken_add(&t, &cells[i].r);
+    if (t.retaken)
+        fprintf(out, "%s (a round may have several reasons).\n",
+                stats_retaken_text(&t, RESULT_RETAKEN_COUNT, b, sizeof b));
 }
 
 /* What the marks mean, once, under the table. */

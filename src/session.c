@@ -1,6 +1,7 @@
 /* The measurement session (session.h): selection, plan, availability, ceilings, running and
  * derived figures, for `run`, the TUI and the demo alike. */
 #include "session.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -368,6 +369,7 @@ void session_tally(const struct session *s, struct session_tally *t)
         case RES_PENDING: case RES_RUNNING: t->pending++; break;
         default: t->failed++; break;
         }
+        stats_retaken_add(&t->retaken, &s->plan.cells[i].r);
     }
 }
 

@@ -26,6 +26,7 @@
 
 #include "cell.h"
 #include "select.h"
+#include "stats.h"
 
 struct session;
 struct silicon;
@@ -49,6 +50,7 @@ struct session_tally {
     size_t unavailable;  /* cannot run here */
     size_t cancelled;    /* stopped by the user */
     size_t pending;      /* not reached (a cancelled run leaves them) */
+    struct stats_retaken retaken; /* the measured cells' rounds retaken, and why */
 };
 
 /* Progress of a run, for a progress line. */

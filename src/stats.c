@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -211,6 +212,46 @@ const char *result_retaken_key(int why)
 const char *result_retaken_words(int why)
 {
     return why >= 0 && why < RESULT_RETAKEN_COUNT ? retaken_words[why] : NULL;
+}
+
+void stats_retaken_add(struct stats_retaken *t, const struct result *r)
+{
+    if (r->status != RES_OK) /* as the CSV: a failed cell's rounds are no figure */
+        return;
+    t->rounds += r->rounds + r->disturbed;
+    t->retaken += r->disturbed;
+    for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
+        t->why[k] += r->retaken[k];
+}
+
+int stats_retaken_top(const struct stats_retaken *t)
+{
+    int top = -1;
+    for (int i = 0; i < RESULT_RETAKEN_COUNT; i++)
+        if (t->why[i] > 0 && (top < 0 || t->why[i] > t->why[top]))
+            top = i;
+    return top;
+}
+
+const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, char *buf,
+                               size_t n)
+{
+    struct stats_retaken left = *t; /* each reason said is taken out of it */
+    buf[0] = 0;
+    if (!t->retaken || !n)
+        return buf;
+    size_t k = (size_t)snprintf(buf, n, "%ld of %ld rounds retaken (%.0f %%)", t->retaken,
+                                t->rounds, 100.0 * (double)t->retaken / (double)t->rounds);
+    for (int said = 0, top; k < n && (top = stats_retaken_top(&left)) >= 0; said++) {
+        if (said == max_reasons) {
+            snprintf(buf + k, n - k, ", ...");
+            break;
+        }
+        k += (size_t)snprintf(buf + k, n - k, "%s%ld %s", said ? ", " : ": ", left.why[top],
+                              result_retaken_words(top));
+        left.why[top] = 0;
+    }
+    return buf;
 }
 
 /* Marks the disturbed rounds in bad[] and counts them by reason in why[]; returns how many. */

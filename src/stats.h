@@ -4,6 +4,7 @@
 #ifndef ACCELSCOPE_STATS_H
 #define ACCELSCOPE_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "result.h"
@@ -145,6 +146,21 @@ int stats_rounds_trusted(const struct result *r);
 /* The scheduler's question after a round: r->rounds >= STATS_MIN_SAMPLES and
  * r->ci_pct <= STATS_ENOUGH_CI_PCT. */
 int stats_enough(const struct result *r);
+
+/* A run's retaken rounds, summed over its measured (RES_OK) cells, for `run`'s line under
+ * its table and the TUI's status when a run ends: one sum and one text for both. */
+struct stats_retaken {
+    long rounds;                      /* rounds taken, kept and retaken */
+    long retaken;                     /* of them retaken (result.disturbed) */
+    long why[RESULT_RETAKEN_COUNT];   /* by reason (a round may have several) */
+};
+void stats_retaken_add(struct stats_retaken *t, const struct result *r);
+/* The commonest reason (RESULT_RETAKEN_*), -1 when none. */
+int stats_retaken_top(const struct stats_retaken *t);
+/* "758 of 5885 rounds retaken (13 %): 482 descheduled, 267 host slowing ..." with at most
+ * max_reasons reasons, commonest first ("..." when more); "" when none was retaken. */
+const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, char *buf,
+                               size_t n);
 
 /* enum result_quality from undisturbed and disturbed rounds and the interval. */
 int stats_quality(int rounds, int disturbed, double ci_pct);

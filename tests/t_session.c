@@ -297,6 +297,14 @@ static void test_failing_cells(void)
     session_tally(s, &t);
     CHECK(t.ok == 2 && t.failed == 2 && t.pending == 0 && t.cancelled == 0,
           "2 ok, 2 failed: ok %zu failed %zu pending %zu", t.ok, t.failed, t.pending);
+    long rounds = 0, retaken = 0; /* the tally's retaken rounds are the measured cells' */
+    for (size_t i = 0; i < session_ncells(s); i++)
+        if (session_cell(s, i)->r.status == RES_OK)
+            rounds += session_cell(s, i)->r.rounds + session_cell(s, i)->r.disturbed,
+                retaken += session_cell(s, i)->r.disturbed;
+    CHECK(rounds > 0 && t.retaken.rounds == rounds && t.retaken.retaken == retaken,
+          "the tally's rounds: %ld taken, %ld retaken, as the two ok cells' (%ld, %ld)",
+          t.retaken.rounds, t.retaken.retaken, rounds, retaken);
     CHECK(c.start == 4 && c.done == 4 && c.run_done == 1 && c.sample > 0,
           "events: start %d done %d run_done %d sample %d", c.start, c.done, c.run_done, c.sample);
     for (size_t i = 0; i < session_ncells(s); i++) {

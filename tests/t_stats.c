@@ -382,6 +382,32 @@ static void test_retaken_why(void)
               "reason %d: key '%s' (one word, unique), words '%s'", k, result_retaken_key(k),
               result_retaken_words(k));
     }
+    /* a run's sum and its text: commonest first, at most so many reasons, failed cells out */
+    struct stats_retaken sum = { 0 };
+    struct result a = { .status = RES_OK, .rounds = 80, .disturbed = 20 };
+    struct result b = { .status = RES_OK, .rounds = 10, .disturbed = 0 };
+    struct result f = { .status = RES_CRASHED, .rounds = 5, .disturbed = 5 };
+    a.retaken[RESULT_RETAKEN_DESCHEDULED] = 4, a.retaken[RESULT_RETAKEN_SLOW_PHASE] = 17;
+    a.retaken[RESULT_RETAKEN_STOLEN] = 1;
+    f.retaken[RESULT_RETAKEN_STOLEN] = 5;
+    char b1[300], b2[300], tiny[12];
+    struct stats_retaken none = { 0 };
+    CHECK(!strcmp(stats_retaken_text(&none, 3, b1, sizeof b1), ""), "nothing retaken: no text");
+    stats_retaken_add(&sum, &a), stats_retaken_add(&sum, &b), stats_retaken_add(&sum, &f);
+    CHECK(sum.rounds == 110 && sum.retaken == 20 && sum.why[RESULT_RETAKEN_STOLEN] == 1,
+          "sum: 110 rounds, 20 retaken, the crashed cell's left out (%ld, %ld, stolen %ld)",
+          sum.rounds, sum.retaken, sum.why[RESULT_RETAKEN_STOLEN]);
+    stats_retaken_text(&sum, RESULT_RETAKEN_COUNT, b1, sizeof b1);
+    CHECK(!strcmp(b1, "20 of 110 rounds retaken (18 %): 17 host slowing the memory path (load "
+                      "probe), 4 descheduled, 1 stolen from by the hypervisor"),
+          "every reason, commonest first: '%s'", b1);
+    stats_retaken_text(&sum, 1, b2, sizeof b2);
+    CHECK(!strcmp(b2, "20 of 110 rounds retaken (18 %): 17 host slowing the memory path (load "
+                      "probe), ..."), "one reason and '...': '%s'", b2);
+    stats_retaken_text(&sum, 3, tiny, sizeof tiny);
+    CHECK(strlen(tiny) == sizeof tiny - 1 && !strncmp(tiny, "20 of 110 r", 11),
+          "a short buffer: cut, terminated ('%s')", tiny);
+
     CHECK(result_retaken_key(-1) == NULL && result_retaken_key(RESULT_RETAKEN_COUNT) == NULL,
           "out of range: no key");
 }

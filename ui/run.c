@@ -124,11 +124,30 @@ static void save(void)
     free(c);
 }
 
+/* Last on the status line, after where the run went (a narrow terminal cuts this first):
+ * what the machine did to the run, its time and its noisy cells, in its commonest reason's
+ * CSV word ("12 % of rounds retaken, mostly slow-memory"; `run` and the CSV say all). */
+static void retaken_status(void)
+{
+    struct session_tally t;
+    session_tally(ui.s, &t);
+    const struct stats_retaken *r = &t.retaken;
+    int top = stats_retaken_top(r);
+    if (!r->retaken || !r->rounds || top < 0)
+        return;
+    char said[8192];
+    snprintf(said, sizeof said, "%s %s %.0f %% of rounds retaken, mostly %s", ui.status,
+             ui_glyph(G_DOT), 100.0 * (double)r->retaken / (double)r->rounds,
+             result_retaken_key(top));
+    ui_set_status(ui.status_err, "%s", said);
+}
+
 void run_event(enum session_event ev)
 {
     if (ev == SESSION_RUN_DONE) {
         done_status();
         save();
+        retaken_status();
         cmpv_invalidate();
     }
 }

@@ -142,6 +142,18 @@ tui_keys bad 1 r
 check "save: a failure says why" bad 'done in .* · not saved: cannot create .*notadir' 60
 tui_keys bad q
 
+# 9b. Rounds retaken (a worker's second sample stretched and marked as descheduled, the test
+#     hook of t_engine): last on the status line, after where the run went, its share and
+#     commonest reason.
+tui_start dis 170 40 "$tmp" env XDG_DATA_HOME="$xdg" ACCELSCOPE_TEST_FAULTS=1 \
+    ACCELSCOPE_TEST_DISTURB=1 "$bin"
+tui_wait dis 'q quit' 10
+tui_pick dis "sha256" "16 B"
+tui_keys dis 1 r
+check "retaken: the status line says the share and the commonest reason" dis \
+    'done in .* · saved to .* · [0-9]+ % of rounds retaken, mostly descheduled' 60
+tui_keys dis q
+
 # 10. demo --against: the saved board beside this one; a claim only from quiet figures; SIMD
 #     code never called hardware. The saved files are westmere-qemu.csv with a quality column.
 python3 - "$data/westmere-qemu.csv" "$tmp" <<'EOF'
