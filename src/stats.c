@@ -237,8 +237,10 @@ const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, c
                                size_t n)
 {
     struct stats_retaken left = *t; /* each reason said is taken out of it */
+    if (!n)
+        return buf;
     buf[0] = 0;
-    if (!t->retaken || !n)
+    if (!t->retaken)
         return buf;
     size_t k = (size_t)snprintf(buf, n, "%ld of %ld rounds retaken (%.0f %%)", t->retaken,
                                 t->rounds, 100.0 * (double)t->retaken / (double)t->rounds);

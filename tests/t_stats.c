@@ -408,6 +408,10 @@ static void test_retaken_why(void)
     CHECK(strlen(tiny) == sizeof tiny - 1 && !strncmp(tiny, "20 of 110 r", 11),
           "a short buffer: cut, terminated ('%s')", tiny);
 
+    char guard[1] = { 'x' };
+    stats_retaken_text(&sum, 3, guard, 0);
+    CHECK(guard[0] == 'x', "no room at all: nothing written");
+
     CHECK(result_retaken_key(-1) == NULL && result_retaken_key(RESULT_RETAKEN_COUNT) == NULL,
           "out of range: no key");
 }

@@ -135,10 +135,11 @@ static void retaken_status(void)
     int top = stats_retaken_top(r);
     if (!r->retaken || !r->rounds || top < 0)
         return;
-    char said[8192];
-    snprintf(said, sizeof said, "%s %s %.0f %% of rounds retaken, mostly %s", ui.status,
-             ui_glyph(G_DOT), 100.0 * (double)r->retaken / (double)r->rounds,
-             result_retaken_key(top));
+    char said[8192], share[16];
+    double pct = 100.0 * (double)r->retaken / (double)r->rounds;
+    snprintf(share, sizeof share, pct < 0.5 ? "<1" : "%.0f", pct); /* never "0 %" of some */
+    snprintf(said, sizeof said, "%s %s %s %% of rounds retaken, mostly %s", ui.status,
+             ui_glyph(G_DOT), share, result_retaken_key(top));
     ui_set_status(ui.status_err, "%s", said);
 }
 
