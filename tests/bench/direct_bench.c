@@ -10,13 +10,15 @@
  *
  *   direct_bench [-r REPEATS] [-m MS] [ALG[/dec][@IMPL][~AGAINST]:SIZE[:TARGET[:CEIL%]] ...]
  * Exit 1 when a ratio misses its target or a share of the ceiling its CEIL%. Default jobs: the
- * targets of issues 6 and 15. */
+ * targets of issues 6 and 15 (an AES-NI GCM row's CEIL% is judged only on a CPU without VAES,
+ * or with ACCELSCOPE_DENY=vaes: issue 15's condition). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "algo.h"
+#include "cpu.h"
 #include "bench/bench.h"
 #include "silicon.h"
 #include "registry.h"
@@ -112,19 +114,30 @@ struct figures {
     char ceil_why[300];
 };
 
+/* Issue 15 holds the AES-NI (xmm) GCM kernel to its share of the ceiling on a CPU without
+ * VAES only: where VAES is (and not denied), the VAES rows carry the target and the xmm row
+ * is reported, not judged. */
+static double ceil_target_here(const struct job *j)
+{
+    return width_of(j->impl) == SILICON_XMM && strstr(j->alg, "gcm") && cpu_has(FEAT_VAES)
+               ? 0
+               : j->ceil_target;
+}
+
 /* Shares of the ceiling; prints them; 1 when the ceiling target is met (or there is none). */
 static int print_ceiling(const struct job *j, struct figures *f, int reps)
 {
+    double target = ceil_target_here(j);
     if (!f->hasceil) {
         printf("  no ceiling: %s\n", f->ceil_why);
-        return j->ceil_target <= 0;
+        return target <= 0;
     }
     double bd = 0, bo = 0; /* best batches: the machine least disturbed */
     for (int r = 0; r < reps; r++)
         bd = f->rd[r] > bd ? f->rd[r] : bd, bo = f->ro[r] > bo ? f->ro[r] : bo;
     double md = bench_median(f->rd, reps), mo = bench_median(f->ro, reps);
     double kd = bench_median(f->kd, reps);
-    int met = j->ceil_target <= 0 || kd >= j->ceil_target;
+    int met = target <= 0 || kd >= target;
     double qd = 0, qo = 0; /* fastest 16-op runs of the whole job */
     for (int r = 0; r < reps; r++)
         qd = f->qd[r] > qd ? f->qd[r] : qd, qo = f->qo[r] > qo ? f->qo[r] : qo;
@@ -132,8 +145,10 @@ static int print_ceiling(const struct job *j, struct figures *f, int reps)
            "%5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%)", width_name(width_of(j->impl)),
            f->ceil, 100 * md / f->ceil, kd, 100 * bd / f->ceil, 100 * qd / f->ceil,
            100 * mo / f->ceil, bench_median(f->ko, reps), 100 * bo / f->ceil, 100 * qo / f->ceil);
-    if (j->ceil_target > 0)
-        printf(" (>= %.0f%% %s)", j->ceil_target, met ? "ok" : "MISSED");
+    if (target > 0)
+        printf(" (>= %.0f%% %s)", target, met ? "ok" : "MISSED");
+    else if (j->ceil_target > 0)
+        printf(" (>= %.0f%% is for CPUs without VAES: not judged here)", j->ceil_target);
     printf("\n");
     return met;
 }
