@@ -1,7 +1,6 @@
 /* The measurement session (session.h): selection, plan, availability, ceilings, running and
  * derived figures, for `run`, the TUI and the demo alike. */
 #include "session.h"
-#include "stats.h"
 
 #include <errno.h>
 #include <fcntl.h>

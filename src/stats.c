@@ -233,6 +233,13 @@ int stats_retaken_top(const struct stats_retaken *t)
     return top;
 }
 
+const char *stats_retaken_share(const struct stats_retaken *t, char *buf, size_t n)
+{
+    double pct = t->rounds > 0 ? 100.0 * (double)t->retaken / (double)t->rounds : 0;
+    snprintf(buf, n, pct > 0 && pct < 0.5 ? "<1" : "%.0f", pct); /* never "0 %" of some */
+    return buf;
+}
+
 const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, char *buf,
                                size_t n)
 {
@@ -242,8 +249,9 @@ const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, c
     buf[0] = 0;
     if (!t->retaken)
         return buf;
-    size_t k = (size_t)snprintf(buf, n, "%ld of %ld rounds retaken (%.0f %%)", t->retaken,
-                                t->rounds, 100.0 * (double)t->retaken / (double)t->rounds);
+    char pct[16];
+    size_t k = (size_t)snprintf(buf, n, "%ld of %ld rounds retaken (%s %%)", t->retaken,
+                                t->rounds, stats_retaken_share(t, pct, sizeof pct));
     for (int said = 0, top; k < n && (top = stats_retaken_top(&left)) >= 0; said++) {
         if (said == max_reasons) {
             snprintf(buf + k, n - k, ", ...");
@@ -256,21 +264,21 @@ const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, c
     return buf;
 }
 
-/* Marks the disturbed rounds in bad[] and counts them by reason in why[]; returns how many. */
-static int mark_rounds(const struct stats_sample *const *s, int workers, int rounds, char *bad,
-                       int why[RESULT_RETAKEN_COUNT])
+/* Each round's reasons in bad[] (its mask, 0 = kept: one byte holds every reason), counted
+ * by reason in why[]; returns how many rounds are disturbed. */
+_Static_assert(RESULT_RETAKEN_COUNT <= 8, "a round's reasons fit in one byte of bad[]");
+static int mark_rounds(const struct stats_sample *const *s, int workers, int rounds,
+                       unsigned char *bad, int why[RESULT_RETAKEN_COUNT])
 {
-    unsigned *mask = calloc((size_t)(rounds > 0 ? rounds : 1), sizeof *mask);
-    if (!mask)
-        abort();
+    memset(bad, 0, (size_t)rounds);
     for (int w = 0; w < workers; w++) {
         double m = median_clock(s[w], rounds, 0), vm = median_clock(s[w], rounds, 1);
         for (int i = 0; i < rounds; i++) {
-            mask[i] |= stats_disturbed(&s[w][i], m, vm);
+            bad[i] |= (unsigned char)stats_disturbed(&s[w][i], m, vm);
             if (workers == 1 && stats_shared(&s[w][i]))
-                mask[i] |= STATS_BUSY_BESIDE;
+                bad[i] |= STATS_BUSY_BESIDE;
             if (workers == 1 && s[w][i].moved)
-                mask[i] |= STATS_MOVED_CPU;
+                bad[i] |= STATS_MOVED_CPU;
         }
     }
     /* -t N: a round whose workers did not run together (one woke late for its window)
@@ -279,22 +287,20 @@ static int mark_rounds(const struct stats_sample *const *s, int workers, int rou
         double all, any;
         round_overlap(s, workers, i, &all, &any);
         if (all < STATS_OVERLAP_MIN_PCT / 100 * any)
-            mask[i] |= STATS_APART;
+            bad[i] |= STATS_APART;
     }
     int n = 0;
     memset(why, 0, RESULT_RETAKEN_COUNT * sizeof *why);
     for (int i = 0; i < rounds; i++) {
-        bad[i] = mask[i] != 0;
-        n += bad[i];
+        n += bad[i] != 0;
         for (int k = 0; k < RESULT_RETAKEN_COUNT; k++)
-            why[k] += (mask[i] >> k) & 1;
+            why[k] += (bad[i] >> k) & 1;
     }
-    free(mask);
     return n;
 }
 
 /* One worker's figures over the good rounds: median, interval, extremes. */
-static void worker_figures(const struct stats_sample *s, int rounds, const char *bad,
+static void worker_figures(const struct stats_sample *s, int rounds, const unsigned char *bad,
                            double *v, double out[5])
 {
     int k = 0;
@@ -324,7 +330,7 @@ static double all_wall(const struct stats_sample *const *s, int workers, int rou
 
 /* Totals over the good samples and the median clocks. */
 static void totals(const struct stats_sample *const *s, int workers, int rounds,
-                   const char *bad, const char *cycle_clock, struct result *r)
+                   const unsigned char *bad, const char *cycle_clock, struct result *r)
 {
     uint64_t ops = 0, bytes = 0, cyc = 0;
     double wall = 0, cpu = 0;
@@ -383,7 +389,7 @@ static double overlap_pct(const struct stats_sample *const *s, int workers, int 
 /* Each round's figure for pairing (result.h round_mb): bytes over wall time per worker,
  * summed over the workers; 0 where the round is left out. */
 static void round_figures(const struct stats_sample *const *s, int workers, int rounds,
-                          const char *bad, struct result *r)
+                          const unsigned char *bad, struct result *r)
 {
     r->nround = rounds < RESULT_MAX_ROUNDS ? rounds : RESULT_MAX_ROUNDS;
     for (int k = 0; k < r->nround; k++) {
@@ -398,7 +404,7 @@ static void round_figures(const struct stats_sample *const *s, int workers, int 
 void stats_summarize(const struct stats_sample *const *s, int workers, int rounds,
                      const char *cycle_clock, int all_if_none, struct result *r)
 {
-    char *bad = malloc((size_t)(rounds > 0 ? rounds : 1));
+    unsigned char *bad = malloc((size_t)(rounds > 0 ? rounds : 1));
     double *v = malloc((size_t)(rounds > 0 ? rounds : 1) * sizeof *v);
     if (!bad || !v)
         abort();

@@ -157,6 +157,8 @@ struct stats_retaken {
 void stats_retaken_add(struct stats_retaken *t, const struct result *r);
 /* The commonest reason (RESULT_RETAKEN_*), -1 when none. */
 int stats_retaken_top(const struct stats_retaken *t);
+/* The retaken share in % as people read it: "13", "<1" for a few (never "0" of some). */
+const char *stats_retaken_share(const struct stats_retaken *t, char *buf, size_t n);
 /* "758 of 5885 rounds retaken (13 %): 482 descheduled, 267 host slowing ..." with at most
  * max_reasons reasons, commonest first ("..." when more); "" when none was retaken. */
 const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, char *buf,

@@ -408,6 +408,15 @@ static void test_retaken_why(void)
     CHECK(strlen(tiny) == sizeof tiny - 1 && !strncmp(tiny, "20 of 110 r", 11),
           "a short buffer: cut, terminated ('%s')", tiny);
 
+    char pct[16];
+    struct stats_retaken few = { .rounds = 6000, .retaken = 3 };
+    CHECK(!strcmp(stats_retaken_share(&sum, pct, sizeof pct), "18") &&
+              !strcmp(stats_retaken_share(&few, pct, sizeof pct), "<1") &&
+              !strcmp(stats_retaken_share(&none, pct, sizeof pct), "0"),
+          "the share: 18, '<1' for 3 of 6000 (never '0' of some), 0 of none");
+    few.why[RESULT_RETAKEN_STOLEN] = 3;
+    CHECK(strstr(stats_retaken_text(&few, 1, b1, sizeof b1), "3 of 6000 rounds retaken (<1 %)"),
+          "run's text says the share the same way: '%s'", b1);
     char guard[1] = { 'x' };
     stats_retaken_text(&sum, 3, guard, 0);
     CHECK(guard[0] == 'x', "no room at all: nothing written");

@@ -136,10 +136,9 @@ static void retaken_status(void)
     if (!r->retaken || !r->rounds || top < 0)
         return;
     char said[8192], share[16];
-    double pct = 100.0 * (double)r->retaken / (double)r->rounds;
-    snprintf(share, sizeof share, pct < 0.5 ? "<1" : "%.0f", pct); /* never "0 %" of some */
     snprintf(said, sizeof said, "%s %s %s %% of rounds retaken, mostly %s", ui.status,
-             ui_glyph(G_DOT), share, result_retaken_key(top));
+             ui_glyph(G_DOT), stats_retaken_share(r, share, sizeof share),
+             result_retaken_key(top));
     ui_set_status(ui.status_err, "%s", said);
 }
 
