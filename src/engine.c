@@ -484,6 +484,16 @@ int engine_go(struct engine *e)
     return 0;
 }
 
+int engine_pin(struct engine *e, int cpu)
+{
+    char cmd[32];
+    if (e->n != 1 || cpu < 0 || engine_state(e) != ENGINE_IDLE)
+        return -1;
+    snprintf(cmd, sizeof cmd, "pin %d\n", cpu);
+    tell_all(e, cmd, 0);
+    return 0;
+}
+
 void engine_stop(struct engine *e)
 {
     if (e->finished || e->stopping)

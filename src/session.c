@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
 #include "plan.h"
@@ -378,7 +379,7 @@ int session_max_threads(long *online)
      * cpusets), not merely the ones online. */
     long on = sysconf(_SC_NPROCESSORS_ONLN), usable = on;
     cpu_set_t mine;
-    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+    if (cpupick_affinity(&mine) == 0)
         usable = CPU_COUNT(&mine);
     if (online)
         *online = on;

@@ -45,6 +45,10 @@ struct session {
     double t0, grp_t0;     /* monotonic start of the run and of the group */
     double busy;           /* seconds spent on groups, for the estimate of what is left */
     size_t ran;            /* cells those groups measured */
+    /* One-worker groups run on one CPU, picked when timing starts (cpupick.h), and the
+     * session's process keeps off it until the group ends. */
+    int grp_picked;        /* the pick was made (or not needed: -t N) for this group */
+    int grp_away;          /* this process is kept off the group's CPU (cpupick_avoid) */
 };
 
 double session_mono(void);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
 #include "session_priv.h"
@@ -49,8 +50,38 @@ static void add_member(struct session *s, size_t i)
     session_tell(s, SESSION_CELL_START, i);
 }
 
+/* The group's CPU no longer kept free: before the next group's workers inherit this
+ * process's affinity, and when the run ends. */
+static void group_release(struct session *s)
+{
+    if (s->grp_away)
+        cpupick_restore();
+    s->grp_away = 0;
+    s->grp_picked = 0;
+}
+
+/* Timing starts: every one-worker cell of the group goes to the CPU that reads fastest now,
+ * so that the bars compared all run on one CPU, in whatever state it is in, and on the best
+ * of those there are; this process moves off that CPU meanwhile. -t N workers are pinned to
+ * CPUs of their own at start. Nothing to pick (one CPU): left as it was. */
+static void group_pin(struct session *s)
+{
+    char why[120];
+    s->grp_picked = 1;
+    if (!s->ngrp || s->plan.cells[s->grp[0].cell].threads != 1)
+        return;
+    int cpu = cpupick_fastest(why, sizeof why);
+    if (cpu < 0)
+        return;
+    for (size_t g = 0; g < s->ngrp; g++)
+        if (s->grp[g].e)
+            engine_pin(s->grp[g].e, cpu);
+    s->grp_away = cpupick_avoid(cpu) == 0;
+}
+
 static void run_end(struct session *s)
 {
+    group_release(s);
     s->active = 0;
     s->ngrp = 0;
     derive_cells(s->plan.cells, s->plan.n);
@@ -67,6 +98,7 @@ static void group_begin(struct session *s)
         run_end(s);
         return;
     }
+    group_release(s);
     s->ngrp = 0;
     s->sampling = -1;
     s->turn = 0;
@@ -255,8 +287,11 @@ int sched_step(struct session *s)
     }
     /* Timing starts when every cell of the group has verified, and no member is exiting
      * (one just told to stop is): nothing else runs then. */
-    if (s->sampling < 0 && ready && alive)
+    if (s->sampling < 0 && ready && alive) {
+        if (!s->grp_picked)
+            group_pin(s);
         next_round(s);
+    }
     if (!alive) {
         s->busy += session_mono() - s->grp_t0;
         s->ran += s->ngrp;

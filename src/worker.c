@@ -9,6 +9,7 @@
  *   ready                      then it reads commands, one a line, on stdin:
  *     cal  -> calibrated <batch>  ops between clock reads, a fiftieth of a sample of
  *             SECONDS/SAMPLES (untimed)
+ *     pin <cpu> -> (nothing) its rounds from now on run on that CPU (of its starting set)
  *     go [<t0_ns> | wait <lref>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw>
  *                    <steal> <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before>
  *                    <vrate_after> <user_ns> <sys_ns> <others_user> <others_ticks> <moved>
@@ -325,6 +326,18 @@ static int verify(const struct algo *a, const struct impl *im, size_t len, int d
     return verify_pair(a, im, ref, len, decrypt, why, n);
 }
 
+/* `pin <cpu>`: a CPU id, not an index, of the set the worker started with (the session's
+ * choice for a column: cpupick.h). Its next sample's warm-up and probes run there. */
+static int pin_to(int cpu, const cpu_set_t *start)
+{
+    cpu_set_t one;
+    if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, start))
+        return -1;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one) ? -1 : 0;
+}
+
 static void pin(int cpu)
 {
     cpu_set_t all, one;
@@ -444,6 +457,7 @@ struct timed {
     int sib[PROCSTAT_MAX_SIBLINGS], nsib;
     int taken;        /* samples so far */
     int inject;       /* test only: the sample to report as disturbed, -1 for none */
+    cpu_set_t cpus;   /* the CPUs it may run on as set up: what `pin` accepts */
 };
 
 /* The buffers and the implementation's context; 0, or -1 after saying why. */
@@ -501,6 +515,8 @@ static int timed_open(struct timed *tm, const struct job *j)
     tm->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
     tm->stat_buf = procstat_buffer(&tm->stat_size);
     tm->sib_cpu = -1;
+    if (sched_getaffinity(0, sizeof tm->cpus, &tm->cpus))
+        CPU_ZERO(&tm->cpus);
     const char *f = getenv("ACCELSCOPE_TEST_FAULTS"), *d = getenv("ACCELSCOPE_TEST_DISTURB");
     tm->inject = f && !strcmp(f, "1") && d ? atoi(d) : -1;
     return 0;
@@ -729,8 +745,8 @@ static int timed_calibrate(struct timed *tm)
 }
 
 /* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <batch>`), `go`,
- * `go <t0_ns>` or `go wait <lref>` takes one sample (calibrating first if not yet), `quit` or
- * end of input ends. -1 when an operation failed, -2 after saying what else went wrong. */
+ * `go <t0_ns>` or `go wait <lref>` takes one sample (calibrating first if not yet), `pin <cpu>`
+ * moves it to that CPU (no answer), `quit` or end of input ends. -1 when an operation failed, -2 after saying what else went wrong. */
 static int serve(struct timed *tm)
 {
     char cmd[64];
@@ -742,11 +758,19 @@ static int serve(struct timed *tm)
         cmd[strcspn(cmd, "\n")] = 0;
         if (!strcmp(cmd, "quit"))
             break;
-        int cal = !strcmp(cmd, "cal");
+        int cal = !strcmp(cmd, "cal"), cpu;
+        if (sscanf(cmd, "pin %d %c", &cpu, &extra) == 1) {
+            if (pin_to(cpu, &tm->cpus)) {
+                say("error worker: cannot pin to CPU %d (accepted: a CPU of the set it "
+                    "started with)", cpu);
+                return -2;
+            }
+            continue;
+        }
         if (!cal && strcmp(cmd, "go") && sscanf(cmd, "go %llu %c", &start, &extra) != 1 &&
             (sscanf(cmd, "go wait %lf %c", &lref, &extra) != 1 || !(lref > 0))) {
             say("error worker: unknown command '%.40s' (accepted: cal, go, go <t0_ns>, "
-                "go wait <lref>, quit)", cmd);
+                "go wait <lref>, pin <cpu>, quit)", cmd);
             return -2;
         }
         if (timed_calibrate(tm) || (!cal && take_sample(tm, start, lref)))

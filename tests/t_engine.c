@@ -4,7 +4,8 @@
  * against ones worked out by hand from a scripted worker's known samples. Then the paced
  * protocol: the state machine, -t 2 windows started together, an idle worker the watchdog
  * leaves alone, a disturbed round kept out of the figures, and a finished cell that a late
- * sample line cannot revive. */
+ * sample line cannot revive; a one-worker cell moved to a CPU (`pin`). */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -690,6 +691,10 @@ static int both_pending(struct engine *e)
 /* Issue 16: once finished, a cell's status never changes, whatever is still in the pipes. */
 static void test_late_sample(void)
 {
+    if (cpus_usable() < 2) { /* -t 2 workers each want a CPU of their own */
+        UNAVAILABLE("late sample after a cancel, -t 2", "this process may use one CPU");
+        return;
+    }
     struct engine *e = start_paced("sha256", "openssl", 64, 2, 0.02, 0);
     CHECK(both_pending(e), "two workers with a sample line pending");
     engine_cancel(e);
@@ -712,6 +717,86 @@ static void test_late_sample(void)
     CHECK(ok && r->status == RES_CRASHED && engine_step(e) == 1 && r->status == RES_CRASHED,
           "a worker killed while the other's sample is pending: crashed, stays crashed "
           "(status %d: %s)", r->status, r->reason);
+    engine_free(e);
+}
+
+/* This process's one child running `__worker` (the engine's only worker then); -1 none. */
+static pid_t worker_child(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    pid_t found = -1;
+    while (d && (de = readdir(d))) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[k] = 0;
+        const char *close = strrchr(buf, ')');
+        int ppid;
+        if (close && sscanf(close + 1, " %*c %d", &ppid) == 1 && ppid == getpid())
+            found = (pid_t)atoi(de->d_name);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* `pin`: a one-worker cell moved to a CPU of the set stays there for its rounds (its
+ * affinity, read from outside), refused while starting, for -t N and for a negative CPU;
+ * a CPU outside the set fails the cell with the worker's reason. */
+static void test_pin(void)
+{
+    cpu_set_t all, now;
+    sched_getaffinity(0, sizeof all, &all);
+    int last = -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &all))
+            last = c;
+    struct engine *e = start_paced("sha256", "portable", 64, 1, 0.02, 0);
+    CHECK(engine_pin(e, last) == -1, "pin refused while starting");
+    CHECK(step_until(e, ENGINE_IDLE, 30) && engine_pin(e, -1) == -1, "pin -1 refused");
+    CHECK(engine_pin(e, last) == 0 && engine_go(e) == 0 && step_until(e, ENGINE_IDLE, 30),
+          "pinned to CPU %d, a round taken", last);
+    pid_t w = worker_child();
+    CPU_ZERO(&now);
+    CHECK(w > 0 && sched_getaffinity(w, sizeof now, &now) == 0 && CPU_COUNT(&now) == 1 &&
+              CPU_ISSET(last, &now), "the worker (pid %d) may run on CPU %d alone (%d CPUs)",
+          (int)w, last, CPU_COUNT(&now));
+    CHECK(engine_result(e)->rounds + engine_result(e)->disturbed == 1,
+          "and its round came back (%d + %d)", engine_result(e)->rounds,
+          engine_result(e)->disturbed);
+    engine_stop(e);
+    step_until(e, ENGINE_FINISHED, 30);
+    engine_free(e);
+
+    if (cpus_usable() >= 2) {
+        e = start_paced("sha256", "portable", 64, 2, 0.02, 0);
+        CHECK(step_until(e, ENGINE_IDLE, 30) && engine_pin(e, last) == -1,
+              "-t 2: pin refused (its workers have CPUs of their own)");
+        engine_stop(e);
+        step_until(e, ENGINE_FINISHED, 30);
+        engine_free(e);
+    } else {
+        UNAVAILABLE("pin refused for -t 2", "this process may use one CPU");
+    }
+
+    int outside = CPU_SETSIZE - 1;
+    if (CPU_ISSET(outside, &all)) {
+        UNAVAILABLE("pin outside the set", "every CPU id is in this process's set");
+        return;
+    }
+    e = start_paced("sha256", "portable", 64, 1, 0.02, 0);
+    CHECK(step_until(e, ENGINE_IDLE, 30) && engine_pin(e, outside) == 0 && engine_go(e) == 0,
+          "pin %d sent", outside);
+    step_until(e, ENGINE_FINISHED, 30);
+    const struct result *r = engine_result(e);
+    CHECK(r->status == RES_ERROR && strstr(r->reason, "cannot pin to CPU"),
+          "a CPU outside the set fails the cell with the worker's word (status %d: %s)",
+          r->status, r->reason);
     engine_free(e);
 }
 
@@ -738,5 +823,6 @@ int main(void)
     test_overlap();
     test_disturbed_round();
     test_late_sample();
+    test_pin();
     return check_done();
 }

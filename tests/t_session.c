@@ -317,6 +317,66 @@ static void test_failing_cells(void)
     session_free(s);
 }
 
+/* What this process's affinity was while one-worker cells took their rounds, and while -t 2
+ * cells did: a one-worker group runs on one CPU and the session keeps off it (cpupick.h). */
+struct affinity_seen {
+    int samples, narrowed, whole;
+    int usable, max_whole; /* session_max_threads() while they ran: the whole set's */
+    int max_whole_of;
+};
+
+static void on_sample_affinity(struct session *s, enum session_event ev, size_t cell, void *arg)
+{
+    struct affinity_seen *a = arg;
+    if (ev != SESSION_CELL_SAMPLE)
+        return;
+    cpu_set_t now;
+    sched_getaffinity(0, sizeof now, &now);
+    int one = session_cell(s, cell)->threads == 1;
+    a->samples += one;
+    a->narrowed += one && CPU_COUNT(&now) == a->usable - 1;
+    a->whole += !one && CPU_COUNT(&now) == a->usable;
+    a->max_whole += session_max_threads(NULL) == a->max_whole_of;
+}
+
+static cpu_set_t start_set; /* this process's affinity when the suite began */
+
+static void test_group_cpu(void)
+{
+    cpu_set_t before, after;
+    sched_getaffinity(0, sizeof before, &before);
+    CHECK(CPU_EQUAL(&before, &start_set), "the runs before left this process's set as it was "
+          "(%d CPUs, %d at the start)", CPU_COUNT(&before), CPU_COUNT(&start_set));
+    before = start_set;
+    struct affinity_seen a = { .usable = CPU_COUNT(&before),
+                               .max_whole_of = session_max_threads(NULL) };
+    if (a.usable < 2) {
+        UNAVAILABLE("a group's CPU kept free", "this process may use one CPU");
+        return;
+    }
+    struct session *s = session_of("md5,sha256", "64", "portable,openssl", "c,hw", 0.02);
+    char why[512];
+    struct selection *sel = session_sel_edit(s, why, sizeof why);
+    CHECK(!select_threads(sel, "1,2", session_max_threads(NULL), why, sizeof why),
+          "threads 1,2: %s", why);
+    session_rebuild(s);
+    session_set_listener(s, on_sample_affinity, &a);
+    CHECK(session_run(s, why, sizeof why) == 0, "run starts: %s", why);
+    int two = 0;
+    for (size_t i = 0; i < session_ncells(s); i++)
+        two += session_cell(s, i)->threads == 2 && session_cell(s, i)->r.status == RES_OK;
+    CHECK(a.samples > 0 && a.narrowed == a.samples, "one-worker rounds: this process kept off "
+          "their CPU in %d of %d", a.narrowed, a.samples);
+    CHECK(a.max_whole == a.samples + a.whole, "the thread counts accepted meanwhile: still the "
+          "whole set's (%d of %d rounds)", a.max_whole, a.samples + a.whole);
+    CHECK(two > 0 && a.whole > 0, "-t 2 rounds: its whole set (%d seen, %d cells ok)", a.whole,
+          two);
+    sched_getaffinity(0, sizeof after, &after);
+    CHECK(CPU_EQUAL(&before, &after), "after the run: its set as before (%d of %d CPUs)",
+          CPU_COUNT(&after), a.usable);
+    session_free(s);
+}
+
 /* A result of n rounds at mb x (1 + jitter on odd rounds), its own interval ci_pct. */
 static struct result rounds_of(double mb, double jitter, int n, double ci_pct, double seconds)
 {
@@ -595,6 +655,7 @@ int main(void)
     setenv("ACCELSCOPE_TEST_FAULTS", "1", 1);
     const char *bin = getenv("ACCELSCOPE_BIN");
     engine_set_exe(bin ? bin : "./accelscope");
+    sched_getaffinity(0, sizeof start_set, &start_set);
     test_derive();
     test_derive_quality();
     test_derive_paired();
@@ -604,6 +665,7 @@ int main(void)
     test_long_lists();
     test_excludes_and_threads();
     test_failing_cells();
+    test_group_cpu();
     test_stop_rule();
     test_group_stop();
     test_cancel();

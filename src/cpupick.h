@@ -1,0 +1,38 @@
+/* Which CPU a group of one-worker cells runs on, and keeping the session's own process off it.
+ *
+ * On the Zen 5 VM the two vCPUs are not alike from one second to the next: for seconds at a
+ * time one reads slow (a neighbour on its host core, by all signs) while the other does not,
+ * and code slows by how much it leans on the memory path: pinned to the slow one, portable
+ * sha256 at 256 B ran 213 MB/s and OpenSSL's SHA-NI code 830, on the fast one 335 and 990 in
+ * the same seconds (tests/bench/cpus.sh). Workers left to the scheduler landed on either, so
+ * two bars of one column could come from different machines, as it were, and the speed-up
+ * between them moved from run to run by whatever their CPUs happened to be. */
+#ifndef ACCELSCOPE_CPUPICK_H
+#define ACCELSCOPE_CPUPICK_H
+
+#include <sched.h>
+#include <stddef.h>
+
+#define CPUPICK_MAX 8 /* CPUs probed per pick: a 64-CPU machine is sampled, a window a pick */
+
+/* The CPU of this process's affinity set whose load probe (clock.h, per MHz of the clock
+ * probe as stats_sample_load figures it) reads fastest now, the best of a few readings on
+ * each of at most CPUPICK_MAX of them (from a window that moves on with every call, so
+ * every CPU gets its turn); ~0.5 ms a CPU. The calling thread's affinity is as it was
+ * afterwards. -1 and why when there is nothing to choose: one CPU, or the affinity set
+ * cannot be read or changed. */
+int cpupick_fastest(char *why, size_t n);
+
+/* Keeps this process off `cpu` (the group's workers' CPU) while the group runs, so that its
+ * own wake-ups (a sample line read, the next round's `go`) never preempt a timed window.
+ * 0, or -1 when no other CPU is in the set or the set cannot be changed (then nothing
+ * changed). cpupick_restore puts the set back (nothing to do when none was changed). One
+ * process-wide state: a session runs one group at a time. */
+int cpupick_avoid(int cpu);
+void cpupick_restore(void);
+
+/* The set this process may run on outside a group (while one keeps it off a CPU, the set
+ * before): what -t all and the thread counts accepted are counted from. 0, or -1 unreadable. */
+int cpupick_affinity(cpu_set_t *set);
+
+#endif

@@ -1,0 +1,95 @@
+/* A group's CPU (src/cpupick.h): the pick is a CPU this process may use, the caller's
+ * affinity is as it was afterwards, one CPU leaves nothing to pick, and keeping off a CPU
+ * drops that one alone and is undone. On any machine: the one-CPU cases are made by
+ * narrowing this process's own set; with a single CPU to begin with, the others say so. */
+#include <sched.h>
+
+#include "check.h"
+#include "cpupick.h"
+
+static int same_set(const cpu_set_t *a, const cpu_set_t *b)
+{
+    return CPU_EQUAL(a, b);
+}
+
+static int first_cpu(const cpu_set_t *s, int after)
+{
+    for (int c = after + 1; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, s))
+            return c;
+    return -1;
+}
+
+static void test_pick(const cpu_set_t *all)
+{
+    char why[120] = "";
+    int n = CPU_COUNT(all);
+    if (n < 2) {
+        UNAVAILABLE("cpupick_fastest over several CPUs", "this process may use one CPU");
+        return;
+    }
+    /* every CPU gets a turn: as many picks as windows of CPUPICK_MAX, each a CPU of the set */
+    for (int k = 0; k < (n + CPUPICK_MAX - 1) / CPUPICK_MAX + 2; k++) {
+        int cpu = cpupick_fastest(why, sizeof why);
+        cpu_set_t now;
+        sched_getaffinity(0, sizeof now, &now);
+        CHECK(cpu >= 0 && CPU_ISSET(cpu, all), "pick %d: CPU %d of the set (%s)", k, cpu, why);
+        CHECK(same_set(&now, all), "pick %d: the caller's affinity as it was (%d CPUs now, %d "
+              "before)", k, CPU_COUNT(&now), n);
+    }
+}
+
+static void test_one_cpu(const cpu_set_t *all)
+{
+    char why[120] = "";
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first_cpu(all, -1), &one);
+    CHECK(sched_setaffinity(0, sizeof one, &one) == 0, "narrowed to one CPU");
+    CHECK(cpupick_fastest(why, sizeof why) == -1 && strstr(why, "one CPU"),
+          "one CPU: nothing to pick, said (%s)", why);
+    cpu_set_t now;
+    CHECK(cpupick_avoid(first_cpu(all, -1)) == -1, "one CPU: it cannot keep off it");
+    sched_getaffinity(0, sizeof now, &now);
+    CHECK(same_set(&now, &one), "one CPU: its affinity unchanged (%d CPUs)", CPU_COUNT(&now));
+    sched_setaffinity(0, sizeof *all, all);
+}
+
+static void test_avoid(const cpu_set_t *all)
+{
+    if (CPU_COUNT(all) < 2) {
+        UNAVAILABLE("cpupick_avoid", "this process may use one CPU");
+        return;
+    }
+    int cpu = first_cpu(all, first_cpu(all, -1)); /* the second of the set */
+    cpu_set_t now, outside;
+    CHECK(cpupick_avoid(cpu) == 0, "keeps off CPU %d", cpu);
+    sched_getaffinity(0, sizeof now, &now);
+    CHECK(!CPU_ISSET(cpu, &now) && CPU_COUNT(&now) == CPU_COUNT(all) - 1,
+          "off CPU %d and on every other (%d of %d)", cpu, CPU_COUNT(&now), CPU_COUNT(all));
+    CHECK(cpupick_affinity(&outside) == 0 && same_set(&outside, all),
+          "while away, the set outside a group is still the whole one (%d CPUs)",
+          CPU_COUNT(&outside));
+    CHECK(cpupick_avoid(first_cpu(all, -1)) == -1, "away already: a second keep-off refused");
+    cpupick_restore();
+    sched_getaffinity(0, sizeof now, &now);
+    CHECK(same_set(&now, all), "restored: %d CPUs", CPU_COUNT(&now));
+    cpupick_restore(); /* nothing to undo: nothing changes */
+    sched_getaffinity(0, sizeof now, &now);
+    CHECK(same_set(&now, all), "a second restore changes nothing");
+    /* a CPU outside the set: nothing to keep off, nothing changed */
+    CHECK(cpupick_avoid(CPU_SETSIZE - 1) == -1 || CPU_ISSET(CPU_SETSIZE - 1, all),
+          "a CPU outside the set is refused");
+    sched_getaffinity(0, sizeof now, &now);
+    CHECK(same_set(&now, all), "and the set is as it was");
+}
+
+int main(void)
+{
+    cpu_set_t all;
+    CHECK(sched_getaffinity(0, sizeof all, &all) == 0, "affinity readable");
+    test_pick(&all);
+    test_one_cpu(&all);
+    test_avoid(&all);
+    return check_done();
+}
