@@ -15,16 +15,22 @@
 
 #define CPUPICK_MAX 8 /* CPUs probed per pick: a 64-CPU machine is sampled, a window a pick */
 
-/* The CPU of this process's affinity set whose load probe (clock.h, per MHz of the clock
- * probe as stats_sample_load figures it) reads fastest now, the best of a few readings on
- * each of at most CPUPICK_MAX of them (from a window that moves on with every call, so
- * every CPU gets its turn); ~0.5 ms a CPU. The calling thread's affinity is as it was
- * afterwards. -1 and why when there is nothing to choose: one CPU, or the affinity set
- * cannot be read or changed. */
+/* The CPU of this process's affinity set whose load probe (clock.h) reads fastest now, the
+ * best of a few readings on each of at most CPUPICK_MAX of them (from a window that moves on
+ * with every call, so that on a large machine every CPU gets its turn); ~0.3 ms a CPU. A CPU
+ * where another program is runnable (a yield there let it run) is passed over unless all
+ * are. The calling thread's affinity is as it was afterwards. -1 and why when there is
+ * nothing to choose: one CPU, or the affinity set cannot be read or changed. */
 int cpupick_fastest(char *why, size_t n);
 
-/* Keeps this process off `cpu` (the group's workers' CPU) while the group runs, so that its
- * own wake-ups (a sample line read, the next round's `go`) never preempt a timed window.
+/* The last pick's verdict on `cpu` from /proc/stat: 1 when it spent more than half of the
+ * time since the verdict before running programs other than accelscope's workers (passed
+ * over then), 0 when not or not known. */
+int cpupick_busy(int cpu);
+
+/* Keeps the calling thread (accelscope has one) off `cpu` (the group's workers' CPU) while
+ * the group runs, so that its own wake-ups (a sample line read, the next round's `go`) never
+ * preempt a timed window.
  * 0, or -1 when no other CPU is in the set or the set cannot be changed (then nothing
  * changed). cpupick_restore puts the set back (nothing to do when none was changed). One
  * process-wide state: a session runs one group at a time. */

@@ -9,7 +9,8 @@
  *   ready                      then it reads commands, one a line, on stdin:
  *     cal  -> calibrated <batch>  ops between clock reads, a fiftieth of a sample of
  *             SECONDS/SAMPLES (untimed)
- *     pin <cpu> -> (nothing) its rounds from now on run on that CPU (of its starting set)
+ *     pin <cpu> -> (nothing) its rounds from now on run on that CPU (of its starting set; one
+ *             not in it, or gone, leaves it where it was)
  *     go [<t0_ns> | wait <lref>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw>
  *                    <steal> <t0_ns> <t1_ns> <mhz_before> <mhz_after> <vrate_before>
  *                    <vrate_after> <user_ns> <sys_ns> <others_user> <others_ticks> <moved>
@@ -328,14 +329,14 @@ static int verify(const struct algo *a, const struct impl *im, size_t len, int d
 
 /* `pin <cpu>`: a CPU id, not an index, of the set the worker started with (the session's
  * choice for a column: cpupick.h). Its next sample's warm-up and probes run there. */
-static int pin_to(int cpu, const cpu_set_t *start)
+static void pin_to(int cpu, const cpu_set_t *start)
 {
     cpu_set_t one;
     if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, start))
-        return -1;
+        return;
     CPU_ZERO(&one);
     CPU_SET(cpu, &one);
-    return sched_setaffinity(0, sizeof one, &one) ? -1 : 0;
+    sched_setaffinity(0, sizeof one, &one);
 }
 
 static void pin(int cpu)
@@ -745,8 +746,9 @@ static int timed_calibrate(struct timed *tm)
 }
 
 /* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <batch>`), `go`,
- * `go <t0_ns>` or `go wait <lref>` takes one sample (calibrating first if not yet), `pin <cpu>`
- * moves it to that CPU (no answer), `quit` or end of input ends. -1 when an operation failed, -2 after saying what else went wrong. */
+ * `go <t0_ns>` or `go wait <lref>` takes one sample (calibrating first if not yet),
+ * `pin <cpu>` moves it to that CPU (no answer; where it cannot, it stays), `quit` or end of
+ * input ends. -1 when an operation failed, -2 after saying what else went wrong. */
 static int serve(struct timed *tm)
 {
     char cmd[64];
@@ -758,13 +760,12 @@ static int serve(struct timed *tm)
         cmd[strcspn(cmd, "\n")] = 0;
         if (!strcmp(cmd, "quit"))
             break;
-        int cal = !strcmp(cmd, "cal"), cpu;
+        int cal = !strcmp(cmd, "cal");
+        int cpu;
+        /* A CPU gone since the pick (unplugged, a cpuset changed): the worker stays where it
+         * may run, as unpinned cells always did; the cell is measured all the same. */
         if (sscanf(cmd, "pin %d %c", &cpu, &extra) == 1) {
-            if (pin_to(cpu, &tm->cpus)) {
-                say("error worker: cannot pin to CPU %d (accepted: a CPU of the set it "
-                    "started with)", cpu);
-                return -2;
-            }
+            pin_to(cpu, &tm->cpus);
             continue;
         }
         if (!cal && strcmp(cmd, "go") && sscanf(cmd, "go %llu %c", &start, &extra) != 1 &&

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "cmd.h"
+#include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
 #include "feature.h"
@@ -354,7 +355,7 @@ static void test_group_cpu(void)
         UNAVAILABLE("a group's CPU kept free", "this process may use one CPU");
         return;
     }
-    struct session *s = session_of("md5,sha256", "64", "portable,openssl", "c,hw", 0.02);
+    struct session *s = session_of("md5,sha256", "64,1024", "portable,openssl", "c,hw", 0.3);
     char why[512];
     struct selection *sel = session_sel_edit(s, why, sizeof why);
     CHECK(!select_threads(sel, "1,2", session_max_threads(NULL), why, sizeof why),
@@ -374,6 +375,11 @@ static void test_group_cpu(void)
     sched_getaffinity(0, sizeof after, &after);
     CHECK(CPU_EQUAL(&before, &after), "after the run: its set as before (%d of %d CPUs)",
           CPU_COUNT(&after), a.usable);
+    /* the columns' own workers kept their CPU busy: that is never another program's work */
+    int said = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        said += CPU_ISSET(c, &before) && cpupick_busy(c);
+    CHECK(said == 0, "no CPU said busy by the workers' own time (%d)", said);
     session_free(s);
 }
 
@@ -671,5 +677,9 @@ int main(void)
     test_cancel();
     test_ceilings();
     test_resume();
+    cpu_set_t end;
+    sched_getaffinity(0, sizeof end, &end);
+    CHECK(CPU_EQUAL(&end, &start_set), "after every run, cancel and failure: this process's "
+          "set as at the start (%d of %d CPUs)", CPU_COUNT(&end), CPU_COUNT(&start_set));
     return check_done();
 }
