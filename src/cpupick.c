@@ -3,29 +3,35 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "clock.h"
+#include "procstat.h"
 
 #define READINGS 3 /* per CPU: the best of them, as the probes themselves take the fastest run */
-/* Busy CPUs, from /proc/stat (proc(5): cpuN user nice system idle iowait irq softirq steal,
- * in USER_HZ ticks) between one pick and the next (a column's time): a CPU that spent more
- * than half of it running programs other than accelscope's workers is busy, and workers
- * pinned there would share it (descheduled rounds) where the scheduler would have moved them
- * away. The probe cannot tell: it runs in the slice a scheduler gives a newcomer, and read a
- * CPU with a busy loop on it as fast as any (picked 6 times of 6 in tests/t_cpupick.c). The
- * workers' own time is their CPU time (RUSAGE_CHILDREN: every worker of the column before has
- * been reaped), on the CPU picked last. A verdict needs BUSY_MIN_TICKS; shorter, the last
- * verdict stands. */
+/* Busy CPUs, from /proc/stat (procstat.h) between one verdict on a CPU and the next (a
+ * column's time or more): a CPU whose user ticks, programs', other than accelscope's workers'
+ * were more than half of its ticks is busy, and workers pinned there would share it
+ * (descheduled rounds) where the scheduler would have moved them away. User time only, as the
+ * co-runner rule (stats.h): the kernel's helpers for our own work run in system time. The
+ * probe cannot tell: it runs in the slice a scheduler gives a newcomer, and read a CPU with a
+ * busy loop on it as fast as any (with this rule left out, tests/t_cpupick.c's picks took it
+ * 0, 3 and 6 times of 6). The workers' own time is their CPU time (RUSAGE_CHILDREN: every
+ * worker of the column before has been reaped), on the CPU picked last. A verdict needs
+ * BUSY_MIN_TICKS since the one before; sooner, that one stands. */
 #define BUSY_MIN_TICKS 20
 #define TICK_NS 10000000.0 /* USER_HZ is 100 on every Linux ABI */
 
-static long long stat_busy[CPU_SETSIZE], stat_total[CPU_SETSIZE]; /* at the last verdict */
-static double ours[CPU_SETSIZE]; /* the workers' ticks on each CPU since then */
-static double kids_ns;           /* RUSAGE_CHILDREN at the last pick */
-static int last_pick = -1, stat_seen;
-static unsigned char busy[CPU_SETSIZE];
+struct seen {
+    long long user, total; /* its ticks at the last verdict; total 0 = none yet */
+    double ours;           /* the workers' ticks on it since */
+    unsigned char busy;    /* the verdict */
+};
+static struct seen seen[CPU_SETSIZE];
+static double kids_ns; /* RUSAGE_CHILDREN at the last pick */
+static int last_pick = -1;
 
 static double children_ns(void)
 {
@@ -36,53 +42,20 @@ static double children_ns(void)
            ((double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_usec) * 1e3;
 }
 
-/* cpuN lines of /proc/stat into busy and all ticks; 0 when unreadable. */
-static int read_stat(long long *nb, long long *nt)
+static void judge_busy(const char *text, int cpu)
 {
-    static char text[1 << 16];
-    FILE *f = fopen("/proc/stat", "r");
-    if (!f)
-        return 0;
-    size_t k = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[k] = 0;
-    memset(nt, 0, CPU_SETSIZE * sizeof *nt);
-    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-        int cpu;
-        long long v[8];
-        if (strncmp(l, "cpu", 3) || sscanf(l + 3, "%d %lld %lld %lld %lld %lld %lld %lld %lld",
-                                           &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                                           &v[6], &v[7]) < 9 || cpu < 0 || cpu >= CPU_SETSIZE)
-            continue;
-        nb[cpu] = v[0] + v[1] + v[2] + v[5] + v[6];
-        nt[cpu] = nb[cpu] + v[3] + v[4] + v[7];
-    }
-    return 1;
-}
-
-static void judge_busy(void)
-{
-    static long long nb[CPU_SETSIZE], nt[CPU_SETSIZE];
-    double kids = children_ns();
-    if (last_pick >= 0 && kids > kids_ns)
-        ours[last_pick] += (kids - kids_ns) / TICK_NS;
-    kids_ns = kids;
-    if (!read_stat(nb, nt))
+    struct seen *c = &seen[cpu];
+    long long user, total;
+    if (procstat_cpu(text, cpu, &user, &total)) {
+        c->busy = 0;
         return;
-    long long span = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (nt[c] && nt[c] - stat_total[c] > span)
-            span = nt[c] - stat_total[c];
-    if (stat_seen && span < BUSY_MIN_TICKS)
-        return; /* too short to judge: the last verdict stands, the ticks go on adding up */
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        long long dt = nt[c] - stat_total[c], db = nb[c] - stat_busy[c];
-        busy[c] = stat_seen && nt[c] && dt > 0 && (double)db - ours[c] > (double)dt / 2;
-        ours[c] = 0;
     }
-    memcpy(stat_busy, nb, sizeof nb);
-    memcpy(stat_total, nt, sizeof nt);
-    stat_seen = 1;
+    if (c->total && total - c->total < BUSY_MIN_TICKS)
+        return;
+    c->busy = c->total && (double)(user - c->user) - c->ours > (double)(total - c->total) / 2;
+    c->user = user;
+    c->total = total;
+    c->ours = 0;
 }
 
 static int on_cpu(int cpu)
@@ -116,7 +89,11 @@ int cpupick_fastest(char *why, size_t n)
     int count = CPU_COUNT(&all);
     if (count < 2)
         return snprintf(why, n, "one CPU to run on"), -1;
-    judge_busy();
+    double kids = children_ns();
+    if (last_pick >= 0 && kids > kids_ns)
+        seen[last_pick].ours += (kids - kids_ns) / TICK_NS;
+    kids_ns = kids;
+    char *text = procstat_text();
     int ids[CPU_SETSIZE], k = 0;
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &all))
@@ -125,14 +102,16 @@ int cpupick_fastest(char *why, size_t n)
     double top = 0, top_free = 0;
     for (int t = 0; t < tries; t++) {
         int cpu = ids[(window + (unsigned)t) % (unsigned)count];
+        judge_busy(text, cpu);
         if (on_cpu(cpu))
             continue; /* gone offline since the set was read */
         double f = reading();
         if (best < 0 || f > top)
             best = cpu, top = f;
-        if (!busy[cpu] && (best_free < 0 || f > top_free))
+        if (!seen[cpu].busy && (best_free < 0 || f > top_free))
             best_free = cpu, top_free = f;
     }
+    free(text);
     if (best_free >= 0) /* every CPU busy: the fastest of them still */
         best = best_free;
     window += (unsigned)tries;
@@ -149,7 +128,7 @@ static int away;
 
 int cpupick_busy(int cpu)
 {
-    return cpu >= 0 && cpu < CPU_SETSIZE && busy[cpu];
+    return cpu >= 0 && cpu < CPU_SETSIZE && seen[cpu].busy;
 }
 
 int cpupick_avoid(int cpu)

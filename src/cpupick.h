@@ -18,21 +18,20 @@
 /* The CPU of this process's affinity set whose load probe (clock.h) reads fastest now, the
  * best of a few readings on each of at most CPUPICK_MAX of them (from a window that moves on
  * with every call, so that on a large machine every CPU gets its turn); ~0.3 ms a CPU. A CPU
- * where another program is runnable (a yield there let it run) is passed over unless all
+ * busy with other programs since the last look (cpupick_busy) is passed over unless all
  * are. The calling thread's affinity is as it was afterwards. -1 and why when there is
  * nothing to choose: one CPU, or the affinity set cannot be read or changed. */
 int cpupick_fastest(char *why, size_t n);
 
-/* The last pick's verdict on `cpu` from /proc/stat: 1 when it spent more than half of the
- * time since the verdict before running programs other than accelscope's workers (passed
- * over then), 0 when not or not known. */
+/* The last verdict on `cpu` from /proc/stat: 1 when more than half of its ticks since the
+ * verdict before were user time of programs other than accelscope's workers (passed over
+ * then), 0 when not or not known. A pick judges the CPUs it probes. */
 int cpupick_busy(int cpu);
 
 /* Keeps the calling thread (accelscope has one) off `cpu` (the group's workers' CPU) while
  * the group runs, so that its own wake-ups (a sample line read, the next round's `go`) never
- * preempt a timed window.
- * 0, or -1 when no other CPU is in the set or the set cannot be changed (then nothing
- * changed). cpupick_restore puts the set back (nothing to do when none was changed). One
+ * preempt a timed window. 0, or -1 when no other CPU is in the set or the set cannot be
+ * changed (then nothing changed). cpupick_restore puts the set back (nothing to do when none was changed). One
  * process-wide state: a session runs one group at a time. */
 int cpupick_avoid(int cpu);
 void cpupick_restore(void);

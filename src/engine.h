@@ -82,8 +82,8 @@ int engine_go(struct engine *e);
 void engine_stop(struct engine *e);
 
 /* Only in IDLE, one worker: moves it to CPU `cpu` (an id of this process's affinity set) for
- * its rounds from now on (`pin`: worker.c). 0, or -1
- * when not IDLE or the cell has more than one worker (those are pinned at start). */
+ * its rounds from now on (`pin`: worker.c). 0, or -1 when not IDLE or the cell has more than
+ * one worker (those are pinned at start). */
 int engine_pin(struct engine *e, int cpu);
 
 /* Rounds asked for so far with engine_go(), disturbed or not. */

@@ -22,6 +22,29 @@ static int is_sibling(int id, const int *sib, int nsib)
     return 0;
 }
 
+/* One "cpuN" line's id and its eight counters; 0, or -1 for any other line. */
+static int cpu_line(const char *line, int *id, unsigned long long v[8])
+{
+    return sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", id, &v[0], &v[1],
+                  &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 ? 0 : -1;
+}
+
+int procstat_cpu(const char *text, int cpu, long long *user, long long *total)
+{
+    for (const char *line = text, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
+        unsigned long long v[8];
+        int id;
+        if (strncmp(line, "cpu", 3))
+            break;
+        if (cpu_line(line, &id, v) || id != cpu)
+            continue;
+        *user = (long long)(v[0] + v[1]);
+        *total = (long long)(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
+        return 0;
+    }
+    return -1;
+}
+
 void procstat_parse_sib(const char *text, int cpu, const int *sib, int nsib, struct procstat *r)
 {
     memset(r, 0, sizeof *r);
@@ -41,8 +64,7 @@ void procstat_parse_sib(const char *text, int cpu, const int *sib, int nsib, str
                 r->steal_all = (long long)v[7];
             continue;
         }
-        if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &id, &v[0], &v[1],
-                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
+        if (cpu_line(line, &id, v))
             continue;
         if (id == cpu) {
             r->steal_mine = (long long)v[7];
@@ -156,7 +178,7 @@ char *procstat_buffer(size_t *size)
     return b;
 }
 
-void procstat_now(int cpu, struct procstat *r)
+char *procstat_text(void)
 {
     size_t size;
     char *text = procstat_buffer(&size);
@@ -165,6 +187,12 @@ void procstat_now(int cpu, struct procstat *r)
     text[k > 0 ? k : 0] = 0;
     if (fd >= 0)
         close(fd);
+    return text;
+}
+
+void procstat_now(int cpu, struct procstat *r)
+{
+    char *text = procstat_text();
     procstat_parse(text, cpu, r);
     free(text);
 }

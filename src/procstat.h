@@ -49,6 +49,13 @@ void procstat_others_delta(const struct procstat *a, const struct procstat *b,
  * free() it. */
 char *procstat_buffer(size_t *size);
 
+/* /proc/stat's text, read once ("" where unreadable); free() it. */
+char *procstat_text(void);
+
+/* cpu's user ticks (user + nice: programs, as others_user) and all its ticks in text; 0, or
+ * -1 when it has no line. */
+int procstat_cpu(const char *text, int cpu, long long *user, long long *total);
+
 /* Reads /proc/stat once and parses it (a caller that reads it once; a worker reading it
  * around every sample keeps its descriptor and buffer instead). */
 void procstat_now(int cpu, struct procstat *r);

@@ -2,6 +2,7 @@
  * from the others (cpu1 against cpu10), the aggregate line, a line cut short, a CPU that
  * went offline between two readings. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -132,10 +133,27 @@ static void test_siblings(void)
     CHECK(a.sib_total == -1, "the worker's CPU without a line: unknown");
 }
 
+/* One CPU's user ticks (user + nice) and all its ticks, by its id (cpu1, not cpu10). */
+static void test_cpu(void)
+{
+    long long user = -1, total = -1;
+    CHECK(procstat_cpu(reading, 1, &user, &total) == 0 && user == 405 && total == 1498,
+          "cpu1: user 400 + nice 5, all 1498 (%lld, %lld)", user, total);
+    CHECK(procstat_cpu(reading, 10, &user, &total) == 0 && user == 305 && total == 2407,
+          "cpu10: 305, 2407 (%lld, %lld)", user, total);
+    CHECK(procstat_cpu(reading, 2, &user, &total) == -1, "cpu2: no line");
+    CHECK(procstat_cpu("intr 1\ncpu2 1 1 1 1 1 1 1 1 0 0\n", 2, &user, &total) == -1,
+          "cpu lines after the others are not read");
+    char *text = procstat_text();
+    CHECK(text && !strncmp(text, "cpu", 3), "this machine's /proc/stat starts with cpu lines");
+    free(text);
+}
+
 int main(void)
 {
     test_parse();
     test_delta();
     test_siblings();
+    test_cpu();
     return check_done();
 }
