@@ -134,6 +134,13 @@ static void check_insns(const struct silicon *l)
               "%s: %.2f core cycles against %.2f TSC cycles at %.2f core/TSC", r->name,
               r->lat_core, r->lat_tsc, ratio);
     }
+    /* The clock itself: AESENC's latency is 2 to 8 cycles on every core with AES-NI (Intel's
+     * and AMD's optimisation manuals, uops.info), so a reading far outside says the dependent
+     * adds did not run one a cycle (a renamer that folds them read 17 cycles here). */
+    if (l->insn[SIL_AESENC].ok)
+        CHECK(l->insn[SIL_AESENC].lat_core >= 1.5 && l->insn[SIL_AESENC].lat_core <= 10,
+              "AESENC latency %.2f core cycles: is the core clock (%.0f MHz) right?",
+              l->insn[SIL_AESENC].lat_core, l->core_mhz);
 }
 
 static void check_model(const struct silicon *l)

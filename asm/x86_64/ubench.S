@@ -16,7 +16,9 @@
     .text
 
 
-/* void ubench_add_lat(uint64_t iters): dependent adds, one core cycle each */
+/* void ubench_add_lat(uint64_t iters): dependent adds, one core cycle each. The addend is a
+ * register (the iteration count): Golden Cove and later fold add-immediate chains at rename,
+ * several a cycle (src/clock.c says what that read). */
     .globl  ubench_add_lat
     .type   ubench_add_lat, @function
     .p2align 4
@@ -24,32 +26,33 @@ ubench_add_lat:
     endbr64
     testq   %rdi, %rdi
     jz      2f
+    movq    %rdi, %rdx
     .p2align 4
 1:
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
-    addq    $1, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
+    addq    %rdx, %rax
     decq    %rdi
     jnz     1b
 2:
