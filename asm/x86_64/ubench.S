@@ -1,6 +1,6 @@
 /* Microbenchmarks for src/limits.c: latency and reciprocal throughput of single
  * instructions. Each function runs iters iterations of a body of UBENCH_UNROLL (24, see
- * asm/direct.h) instructions of one kind:
+ * asm/ubench.h) instructions of one kind:
  *  _lat: one dependency chain (every instruction reads the last one's result), so the time
  *        per instruction is its latency;
  *  _tp:  twelve independent chains, enough to keep every unit busy while each result is

@@ -82,16 +82,18 @@ static const struct { const char *name; void (*f)(long, void *); } fs[] = {
 static const char *labels[] = {
 #include "labels.h"
 };
-/* TSC cycles per dependent add (8 chained a loop pass): the core clock's ratio to the TSC */
+/* TSC cycles per dependent add (8 chained a loop pass): the core clock's ratio to the TSC.
+ * A register addend: Golden Cove and later fold add-immediate chains (src/clock.c). */
+static volatile unsigned long addend = 1;
 static double add_tsc(void)
 {
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
         uint64_t t0 = __rdtsc();
-        unsigned long x = 0;
+        unsigned long x = 0, step = addend;
         for (int i = 0; i < 200000; i++)
-            __asm__ volatile("add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0\n"
-                             "add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0" : "+r"(x));
+            __asm__ volatile("add %1,%0\n add %1,%0\n add %1,%0\n add %1,%0\n"
+                             "add %1,%0\n add %1,%0\n add %1,%0\n add %1,%0" : "+r"(x) : "r"(step));
         double t = (double)(__rdtsc() - t0) / 1.6e6;
         best = t < best ? t : best;
     }
