@@ -29,30 +29,9 @@ ubench_add_lat:
     movq    %rdi, %rdx
     .p2align 4
 1:
+    .rept   24              /* UBENCH_UNROLL */
     addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
-    addq    %rdx, %rax
+    .endr
     decq    %rdi
     jnz     1b
 2:
