@@ -26,6 +26,8 @@ struct cell_derived {
     int noisy;        /* verified, but the comparison is not: the speed-up's interval is wider
                        * than +-5 % (unpaired: the figure's own). A figure, never a claim:
                        * no xN shown, never best */
+    int spell;        /* the column was measured in a turbulent spell (stats_spell: a quarter
+                       * of its rounds retaken, all its cells together): noisy, as above */
     const struct impl *same_as; /* the asm row this hardware row ran the same code as (its
                                  * capability vector enables none of the algorithm's crypto
                                  * instructions), or NULL */
@@ -37,6 +39,8 @@ struct cell {
     size_t bytes;
     int decrypt;
     int threads;           /* workers at once: one cell per thread count of the selection */
+    int again;             /* times this run measured the cell's column anew, after a
+                            * turbulent spell (session_run.c) */
     double limit_mb_per_s; /* the silicon's ceiling for this algorithm, 0 = unknown */
     struct result r;
     struct cell_derived d;

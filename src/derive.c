@@ -9,6 +9,8 @@
 #include "osslcap.h"
 #include "stats.h"
 
+#define DERIVE_COLUMN_MAX 256 /* cells of a column the spell rule reads (a registry's worth) */
+
 static int verified(const struct cell *c)
 {
     return c->r.status == RES_OK && c->r.mb_per_s > 0;
@@ -122,6 +124,14 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
         }
     if (!slow)
         return;
+    /* A spell is the column's, so every comparison in it is noisy: from the results that
+     * take part (a crashed row's rounds say nothing of the machine). */
+    const struct result *rs[DERIVE_COLUMN_MAX];
+    size_t nr = 0;
+    for (size_t i = c0; i < n && nr < DERIVE_COLUMN_MAX; i++)
+        if (cell_same_column(&cells[i], &cells[c0]) && compared(&cells[i]))
+            rs[nr++] = &cells[i].r;
+    int spell = stats_spell(rs, nr);
     struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {
         struct cell *c = &cells[i];
@@ -131,6 +141,8 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
         if (!compared(c))
             continue;
         speedup(c, slow);
+        c->d.spell = spell;
+        c->d.noisy |= spell;
         if (!c->d.noisy && (!best || c->d.speedup > best->d.speedup))
             best = c;
     }

@@ -115,9 +115,18 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
         fprintf(out, "~ noisy (%zu cells): the 95%% interval of the speed-up over the slowest row "
                      "(its rounds paired with that row's) stayed wider than +-5%%, or either "
                      "row kept under 5 rounds, had most retaken, ran beside busy programs or while "
-                     "the host slowed the memory path; "
-                     "no speed-up is claimed from them.\n", noisy);
+                     "the host slowed the memory path, or the column was measured in a turbulent "
+                     "spell (%.0f %% of its rounds retaken); "
+                     "no speed-up is claimed from them.\n", noisy, STATS_SPELL_PCT);
     retaken(out, cells, n);
+    size_t again = 0, spell = 0;
+    for (size_t i = 0; i < n; i++)
+        again += cells[i].again > 0, spell += cells[i].d.spell;
+    if (again) /* why the run took longer, and that the figures shown are the second visit's */
+        fprintf(out, "%zu cells measured anew after the rest, their column's first visit in a "
+                     "turbulent spell; %zu cells' columns in a spell at the end.\n", again, spell);
+    else if (spell)
+        fprintf(out, "%zu cells' columns measured in a turbulent spell.\n", spell);
     uint64_t waited = 0;
     size_t cw = 0;
     for (size_t i = 0; i < n; i++)

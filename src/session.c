@@ -61,6 +61,8 @@ void session_free(struct session *s)
         ceilings_stop();
     plan_free(&s->plan);
     free(s->grp);
+    free(s->spelled);
+    free(s->first);
     free(s->avail);
     free(s->why);
     free(s);

@@ -49,6 +49,14 @@ struct session {
      * session's process keeps off it until the group ends. */
     int grp_picked;        /* the pick was made (or not needed: -t N) for this group */
     int grp_away;          /* this process is kept off the group's CPU (cpupick_avoid) */
+    /* Columns measured in a turbulent spell (stats_spell) go through once more after the
+     * rest, with fresh workers (session_run.c group_spell). */
+    unsigned char *spelled; /* by plan index: the cell waits to be measured anew */
+    struct result *first;  /* by plan index: a cell's first figure while it is measured anew
+                            * (NULL until one is) */
+    size_t ngroups;        /* groups finished in this run */
+    size_t nspells;        /* of those, measured in a spell */
+    int again_decided;     /* the pending cells are through: second visits decided */
 };
 
 double session_mono(void);

@@ -39,6 +39,16 @@ static void add_member(struct session *s, size_t i)
             abort();
     }
     struct cell *c = &s->plan.cells[i];
+    if (s->spelled[i]) { /* its first figure stands until the second one is in (member_done) */
+        s->spelled[i] = 0;
+        c->again++;
+        if (!s->first) {
+            s->first = calloc(s->plan.n, sizeof *s->first);
+            if (!s->first)
+                abort();
+        }
+        s->first[i] = c->r;
+    }
     struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = c->threads,
                               .seconds = s->sel.seconds, .samples = SCHED_SAMPLES,
                               .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1,
@@ -88,12 +98,73 @@ static void run_end(struct session *s)
     session_tell(s, SESSION_RUN_DONE, SIZE_MAX);
 }
 
-/* The next group: the first pending cell and every pending cell of its column. */
+/* The group has finished. Measured in a turbulent spell (derive.c's d.spell, the rule of
+ * stats_spell over its column), it waits to be measured once more after the columns still to
+ * come, with fresh workers, and that figure replaces this one: a spell of a few seconds has
+ * passed by then. A row that failed keeps its result. Whether the second visits happen at all
+ * is decided when they would begin (again_phase). */
+static void group_spell(struct session *s)
+{
+    int spell = 0, again = 0;
+    derive_cells(s->plan.cells, s->plan.n); /* the listener has seen the cells: read them now */
+    for (size_t g = 0; g < s->ngrp; g++) {
+        const struct cell *c = cell_of(s, &s->grp[g]);
+        again |= c->again > 0;
+        spell |= c->d.spell;
+    }
+    s->ngroups++;
+    if (!spell)
+        return;
+    s->nspells++;
+    if (again)
+        return;
+    for (size_t g = 0; g < s->ngrp; g++) {
+        size_t i = s->grp[g].cell;
+        if (s->plan.cells[i].r.status == RES_OK) {
+            s->spelled[i] = 1;
+            s->total++;
+        }
+    }
+}
+
+/* The pending cells are through. Second visits only while spells were the exception in this
+ * run, at most one group in four (the first few aside): on a machine busy throughout, a second
+ * visit finds the same, the cells stay noisy (derive.c) and the run takes no longer. */
+static void again_phase(struct session *s)
+{
+    s->again_decided = 1;
+    if (4 * s->nspells <= s->ngroups + 4)
+        return;
+    for (size_t i = 0; i < s->plan.n; i++)
+        if (s->spelled[i]) {
+            s->spelled[i] = 0;
+            s->total--;
+        }
+}
+
+/* Cell i goes into the group begun with first: pending cells of first's column, or when the
+ * pending are through, the cells of first's column that wait to be measured anew. */
+static int joins(const struct session *s, size_t i, size_t first, int again)
+{
+    const struct cell *c = &s->plan.cells[i];
+    return (again ? s->spelled[i] != 0 : c->r.status == RES_PENDING) &&
+           cell_same_column(c, &s->plan.cells[first]);
+}
+
+/* The next group: the first pending cell and every pending cell of its column; once none is
+ * left, a column measured in a spell, anew. */
 static void group_begin(struct session *s)
 {
     size_t first = 0;
+    int again = 0;
     while (first < s->plan.n && s->plan.cells[first].r.status != RES_PENDING)
         first++;
+    if (first == s->plan.n) {
+        if (!s->again_decided)
+            again_phase(s);
+        for (first = 0, again = 1; first < s->plan.n && !s->spelled[first];)
+            first++;
+    }
     if (first == s->plan.n) {
         run_end(s);
         return;
@@ -107,8 +178,7 @@ static void group_begin(struct session *s)
     /* Every worker holds two descriptors here; a column of many cells with -t N is split
      * into groups under SCHED_GROUP_FDS (the open-file limit, the TUI's poll array). */
     for (size_t i = first; i < s->plan.n; i++)
-        if (s->plan.cells[i].r.status == RES_PENDING &&
-            cell_same_column(&s->plan.cells[i], &s->plan.cells[first]) &&
+        if (joins(s, i, first, again) &&
             (!s->ngrp || (s->ngrp + 1) * (size_t)s->plan.cells[first].threads * 2 <= SCHED_GROUP_FDS))
             add_member(s, i);
 }
@@ -121,6 +191,14 @@ void sched_begin(struct session *s)
     s->busy = 0;
     s->ran = 0;
     s->t0 = session_mono();
+    s->ngroups = s->nspells = 0;
+    s->again_decided = 0;
+    free(s->spelled);
+    free(s->first);
+    s->first = NULL;
+    s->spelled = calloc(s->plan.n ? s->plan.n : 1, 1);
+    if (!s->spelled)
+        abort();
     for (size_t i = 0; i < s->plan.n; i++) {
         struct cell *c = &s->plan.cells[i];
         if (s->resume && c->r.status != RES_PENDING && c->r.status != RES_CANCELLED) {
@@ -130,6 +208,7 @@ void sched_begin(struct session *s)
         memset(&c->r, 0, sizeof c->r);
         c->r.status = RES_PENDING;
         c->r.threads = c->threads;
+        c->again = 0;
         session_mark_unavailable(s, c);
         s->total += c->r.status == RES_PENDING;
     }
@@ -145,6 +224,8 @@ static void member_done(struct session *s, size_t g)
     struct member *m = &s->grp[g];
     struct cell *c = cell_of(s, m);
     c->r = *engine_result(m->e);
+    if (c->again && c->r.status != RES_OK) /* cancelled, crashed on its second visit: the */
+        c->r = s->first[m->cell];          /* verified first figure, in its spell, stands */
     engine_free(m->e);
     m->e = NULL;
     s->done++;
@@ -295,6 +376,7 @@ int sched_step(struct session *s)
     if (!alive) {
         s->busy += session_mono() - s->grp_t0;
         s->ran += s->ngrp;
+        group_spell(s);
         group_begin(s);
         if (s->active)
             return sched_step(s) | 1;

@@ -472,6 +472,24 @@ int stats_rounds_trusted(const struct result *r)
     return rounds_carry(r->rounds, r->disturbed) && !r->corun && !r->slow_phase;
 }
 
+double stats_retaken_pct(const struct result *const rs[], size_t n)
+{
+    long kept = 0, retaken = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rs[i]) {
+            kept += rs[i]->rounds > 0 ? rs[i]->rounds : 0;
+            retaken += rs[i]->disturbed > 0 ? rs[i]->disturbed : 0;
+        }
+    if (kept + retaken < STATS_SPELL_MIN_ROUNDS)
+        return 0;
+    return 100.0 * (double)retaken / (double)(kept + retaken);
+}
+
+int stats_spell(const struct result *const rs[], size_t n)
+{
+    return stats_retaken_pct(rs, n) >= STATS_SPELL_PCT;
+}
+
 int stats_tie(const struct result *a, const struct result *b)
 {
     if (a->ci_hi <= 0 || b->ci_hi <= 0)

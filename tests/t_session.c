@@ -93,16 +93,25 @@ static void test_derive_paired(void)
     /* The same pairs, but the reference's rounds were mostly retaken (11 disturbed, the 10
      * kept are what the disturbance spared), then ran beside busy programs: no claim. */
     c[0].r.disturbed = 11;
+    c[1].r.rounds = c[2].r.rounds = 30; /* the column's 81 rounds under a quarter retaken */
     derive_cells(c, 3);
-    CHECK(c[1].d.noisy && c[1].d.speedup > 2.9, "the reference mostly disturbed: x%.2f, noisy",
-          c[1].d.speedup);
+    CHECK(c[1].d.noisy && !c[1].d.spell && c[1].d.speedup > 2.9,
+          "the reference mostly disturbed: x%.2f, noisy (no spell)", c[1].d.speedup);
+    c[1].r.rounds = c[2].r.rounds = 10;
     c[0].r.disturbed = 10;
     derive_cells(c, 3);
-    CHECK(!c[1].d.noisy, "half disturbed: the pairs still carry the claim");
+    CHECK(c[1].d.noisy && c[1].d.spell && c[2].d.spell,
+          "half disturbed: its own rounds would carry, but 10 of the column's 40 retaken is a "
+          "spell: noisy");
+    c[0].r.disturbed = 6;
+    derive_cells(c, 3);
+    CHECK(!c[1].d.noisy && !c[1].d.spell,
+          "6 of 16 disturbed, 6 of the column's 36: the pairs still carry the claim");
     c[0].r.corun = 1;
     derive_cells(c, 3);
     CHECK(c[1].d.noisy && c[2].d.noisy, "the reference co-run: every xN over it noisy");
     c[0].r.corun = 0;
+    c[0].r.disturbed = 0;
     c[1].r.rounds = 4;
     derive_cells(c, 3);
     CHECK(c[1].d.noisy && !c[2].d.noisy, "4 undisturbed rounds on one side: its xN noisy");
@@ -201,6 +210,25 @@ static void test_derive_quality(void)
     c[4].r.mb_per_s = 405;
     derive_cells(c, n);
     CHECK(c[4].d.tie && c[5].d.tie && c[6].d.tie, "overlapping 95 %% intervals: a three-way tie");
+}
+
+/* A column measured in a spell is noisy, whatever its pairs say, and never best; the spell is
+ * the column's: 8 of 25 rounds retaken make one, 5 of 25 do not. */
+static void test_derive_spell(void)
+{
+    struct cell c[] = {
+        rated(mk("md5", "portable", 64, RES_OK, 100, 99, 101), RESULT_QUIET, 99, 101, ""),
+        rated(mk("md5", "openssl", 64, RES_OK, 300, 299, 301), RESULT_QUIET, 299, 301, ""),
+    };
+    c[0].r.rounds = c[1].r.rounds = 10;
+    c[0].r.disturbed = 5;
+    derive_cells(c, 2);
+    CHECK(!c[1].d.spell && !c[1].d.noisy && c[1].d.best, "5 of 25 rounds retaken: openssl best");
+    c[1].r.rounds = 7;
+    c[1].r.disturbed = 3;
+    derive_cells(c, 2);
+    CHECK(c[0].d.spell && c[1].d.spell && c[1].d.noisy && !c[1].d.best && !c[0].d.best,
+          "8 of 25 rounds retaken (32 %%): both noisy, no best");
 }
 
 static void round_trip(const char *label, void (*edit)(struct selection *))
@@ -306,8 +334,12 @@ static void test_failing_cells(void)
     CHECK(rounds > 0 && t.retaken.rounds == rounds && t.retaken.retaken == retaken,
           "the tally's rounds: %ld taken, %ld retaken, as the two ok cells' (%ld, %ld)",
           t.retaken.rounds, t.retaken.retaken, rounds, retaken);
-    CHECK(c.start == 4 && c.done == 4 && c.run_done == 1 && c.sample > 0,
-          "events: start %d done %d run_done %d sample %d", c.start, c.done, c.run_done, c.sample);
+    int again = 0; /* a column the machine measured in a spell goes through twice */
+    for (size_t i = 0; i < session_ncells(s); i++)
+        again += session_cell(s, i)->again;
+    CHECK(c.start == 4 + again && c.done == 4 + again && c.run_done == 1 && c.sample > 0,
+          "events: start %d done %d run_done %d sample %d (cells measured anew %d)", c.start,
+          c.done, c.run_done, c.sample, again);
     for (size_t i = 0; i < session_ncells(s); i++) {
         const struct cell *x = session_cell(s, i);
         if (!strcmp(x->impl->name, "fault-crash"))
@@ -315,6 +347,131 @@ static void test_failing_cells(void)
         if (!strcmp(x->impl->name, "fault-wrong"))
             CHECK(x->r.status == RES_WRONG && !x->d.best, "wrong: wrong output, never best");
     }
+    session_free(s);
+}
+
+/* Spells made by hand: as each cell of a column in `spell` finishes, its rounds are made
+ * half retaken, and every other cell's none (visits: how many times each cell finished;
+ * calm_after: visits after which its rounds are calm too). */
+struct spell_seen {
+    const char *spell; /* "md5" or a size in bytes ("64"), NULL: every column */
+    int calm_after;
+    int visits[16];
+    int starts;
+    int frozen; /* leave the cells alone from now on */
+};
+
+static int spell_hit(const struct spell_seen *w, const struct cell *x)
+{
+    char b[24];
+    snprintf(b, sizeof b, "%zu", x->bytes);
+    return !w->spell || !strcmp(w->spell, x->impl->alg) || !strcmp(w->spell, b);
+}
+
+static void on_spell(struct session *s, enum session_event ev, size_t i, void *arg)
+{
+    struct spell_seen *w = arg;
+    w->starts += ev == SESSION_CELL_START;
+    if (ev != SESSION_CELL_DONE || i >= 16 || w->frozen)
+        return;
+    struct cell *x = (struct cell *)session_cell(s, i); /* before the session reads it */
+    if (x->r.status != RES_OK)
+        return;
+    /* calm by hand too, so that the machine's own spells leave this test alone */
+    if (spell_hit(w, x) && w->visits[i]++ < w->calm_after)
+        x->r.disturbed = x->r.rounds + 10; /* over half, and over STATS_SPELL_MIN_ROUNDS */
+    else
+        x->r.disturbed = 0;
+}
+
+/* A column measured in a spell goes through once more after the rest, its second figure
+ * standing; once only; and only while spells are rare (one column in four, the first few
+ * aside): a machine busy throughout gets no second visits. */
+static void test_spell_again(void)
+{
+    static const struct {
+        const char *sizes, *spell;
+        int calm_after;
+        size_t again;  /* cells measured anew */
+        int spell_end; /* the spelled column still in a spell at the end */
+    } cases[] = {
+        { "64", "md5", 1, 2, 0 },   /* calm on the second visit: quiet again */
+        { "64", "md5", 9, 2, 1 },   /* a spell twice: measured anew once, noisy */
+        { "16,32,48,64,80,96,112,128", NULL, 9, 0, 1 }, /* every column: none anew */
+        { "16,32,48,64,80,96,112,128", "64", 9, 1, 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int one = strchr(cases[k].sizes, ',') != NULL; /* many columns: md5 portable alone */
+        struct session *s = session_of(one ? "md5" : "md5,sha256", cases[k].sizes,
+                                       one ? "portable" : "portable,openssl",
+                                       one ? "c" : "c,hw", 0.02);
+        struct spell_seen w = { .spell = cases[k].spell, .calm_after = cases[k].calm_after };
+        char why[512];
+        session_set_listener(s, on_spell, &w);
+        CHECK(session_ncells(s) <= 16, "case %zu: %zu cells", k, session_ncells(s));
+        CHECK(session_run(s, why, sizeof why) == 0, "case %zu: the run: %s", k, why);
+        size_t again = 0, cells = session_ncells(s);
+        int ok = 1;
+        for (size_t i = 0; i < cells; i++) {
+            const struct cell *x = session_cell(s, i);
+            again += x->again > 0;
+            ok &= x->again <= 1 && x->r.status == RES_OK;
+            if (spell_hit(&w, x)) /* a column not measured anew stays in its spell */
+                ok &= x->d.spell == (x->again ? cases[k].spell_end : 1) &&
+                      (!x->d.spell || x->d.noisy);
+            if (!spell_hit(&w, x))
+                ok &= !x->again && !x->d.spell;
+        }
+        struct session_progress p;
+        session_progress(s, &p);
+        CHECK(ok && again == cases[k].again && w.starts == (int)(cells + again) &&
+                  p.total == cells + again && p.done == p.total,
+              "case %zu (%s, spell in %s): %zu cells measured anew (want %zu), %d starts for "
+              "%zu cells, progress %zu/%zu, every cell ok and at most once anew: %d",
+              k, cases[k].sizes, cases[k].spell ? cases[k].spell : "every column", again,
+              cases[k].again, w.starts, cells, p.done, p.total, ok);
+        session_free(s);
+    }
+}
+
+/* Cancelled while its column is measured anew, a cell keeps its first, verified figure (in its
+ * spell: noisy), not a cancelled second one. */
+static void test_spell_cancel(void)
+{
+    struct session *s = session_of("md5", "64,1024", "portable,openssl", "c,hw", 0.05);
+    struct spell_seen w = { .spell = "64", .calm_after = 1 };
+    char why[512];
+    double first[16] = { 0 };
+    session_set_listener(s, on_spell, &w);
+    CHECK(session_start(s, why, sizeof why) == 0, "spell cancel: starts: %s", why);
+    struct pollfd fds[8];
+    size_t n = session_ncells(s), anew = n;
+    while (session_running(s) && anew == n) {
+        poll(fds, (nfds_t)session_pollfds(s, fds, 8), 100);
+        session_step(s);
+        for (size_t i = 0; i < n && i < 16; i++) {
+            const struct cell *x = session_cell(s, i);
+            if (x->again && x->r.status == RES_RUNNING)
+                anew = i;
+            else if (!x->again && x->r.status == RES_OK)
+                first[i] = x->r.mb_per_s;
+        }
+    }
+    CHECK(anew < n, "a cell of the 64 B column measured anew (cell %zu)", anew);
+    w.frozen = 1; /* the figures restored are the first visit's as the session kept them */
+    CHECK(session_cancel(s) == 1, "cancelled during the second visit");
+    int kept = 1;
+    for (size_t i = 0; i < n && i < 16; i++) {
+        const struct cell *x = session_cell(s, i);
+        if (x->again)
+            kept &= x->r.status == RES_OK && x->r.mb_per_s == first[i] && x->d.spell &&
+                    x->d.noisy;
+    }
+    struct session_tally t;
+    session_tally(s, &t);
+    CHECK(anew < n && kept && t.ok == n && t.cancelled == 0,
+          "every cell keeps a verified figure (%zu ok of %zu, %zu cancelled); those measured "
+          "anew their first, in its spell: %d", t.ok, n, t.cancelled, kept);
     session_free(s);
 }
 
@@ -665,12 +822,15 @@ int main(void)
     test_derive();
     test_derive_quality();
     test_derive_paired();
+    test_derive_spell();
     round_trip("defaults", edit_none);
     round_trip("edited", edit_all);
     round_trip("includes", edit_impls);
     test_long_lists();
     test_excludes_and_threads();
     test_failing_cells();
+    test_spell_again();
+    test_spell_cancel();
     test_group_cpu();
     test_stop_rule();
     test_group_stop();

@@ -450,6 +450,29 @@ static void test_rules(void)
     CHECK(!stats_tie(&a, &none), "no interval, no tie");
 }
 
+/* The spell rule: the share retaken is over the column's rounds together, a quarter or
+ * more is a spell, and under STATS_SPELL_MIN_ROUNDS rounds nothing is said. */
+static void test_spell(void)
+{
+    struct result a = { .rounds = 8, .disturbed = 2 }, b = { .rounds = 7, .disturbed = 3 },
+                  c = { .rounds = 14, .disturbed = 0 };
+    const struct result *ab[] = { &a, &b }, *abc[] = { &a, &b, &c }, *one[] = { &a, NULL };
+    CHECK(STATS_SPELL_PCT == 25.0, "the rule below is written for 25 %% (%.1f)", STATS_SPELL_PCT);
+    CHECK(stats_retaken_pct(ab, 2) == 25.0 && stats_spell(ab, 2),
+          "5 of 20 rounds retaken: 25 %%, a spell (%.1f)", stats_retaken_pct(ab, 2));
+    b.disturbed = 2;
+    CHECK(!stats_spell(ab, 2), "4 of 19 retaken (%.1f %%): no spell", stats_retaken_pct(ab, 2));
+    b.disturbed = 3;
+    CHECK(!stats_spell(abc, 3), "5 of 34 retaken (%.1f %%): no spell", stats_retaken_pct(abc, 3));
+    CHECK(stats_retaken_pct(one, 2) == 20.0, "NULL entries skipped: 2 of 10 (%.1f %%)",
+          stats_retaken_pct(one, 2));
+    a.rounds = 7; /* 9 rounds in all: too few to say, though 22 % */
+    a.disturbed = 2;
+    CHECK(stats_retaken_pct(one, 2) == 0 && !stats_spell(one, 2), "9 rounds: nothing said");
+    a = (struct result){ .rounds = 0, .disturbed = 12 };
+    CHECK(stats_spell(one, 2), "every round retaken: a spell");
+}
+
 int main(void)
 {
     test_median();
@@ -462,5 +485,6 @@ int main(void)
     test_slow_phase();
     test_retaken_why();
     test_rules();
+    test_spell();
     return check_done();
 }

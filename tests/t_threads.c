@@ -251,8 +251,12 @@ static void test_run(void)
     CHECK(session_ncells(s) == 4, "2 implementations x 2 thread counts: 4 cells, got %zu",
           session_ncells(s));
     CHECK(session_run(s, why, sizeof why) == 0, "runs: %s", why);
-    CHECK(w.started == 4 && w.mixed == 0,
-          "4 cells started, none beside a cell of another thread count (%d mixed)", w.mixed);
+    int again = 0; /* a column the machine measured in a spell goes through twice */
+    for (size_t i = 0; i < session_ncells(s); i++)
+        again += session_cell(s, i)->again;
+    CHECK(w.started == 4 + again && w.mixed == 0,
+          "4 cells started (and %d measured anew), none beside a cell of another thread count "
+          "(%d mixed)", again, w.mixed);
     for (size_t i = 0; i < session_ncells(s); i++) {
         const struct cell *c = session_cell(s, i);
         CHECK(c->r.status == RES_OK && c->r.threads == c->threads,

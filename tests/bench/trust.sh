@@ -103,6 +103,27 @@ print(f"repeatability: {len(common)} speed-ups over portable C in both runs; "
       f"{nq} ({100 * nq / max(len(common), 1):.0f} %) quiet in run 1 (target >= 80 %); "
       f"of {len(quiet_both)} quiet in both, {len(agree)} "
       f"({100 * len(agree) / max(len(quiet_both), 1):.0f} %) agree within 3 % (target >= 95 %)")
+def absolute(name):
+    """Each CPU-bound cell's own figure and clock, by algorithm, direction, size, impl, threads."""
+    out = {}
+    with open(f"{work}/{name}", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] == "ok" and r["path"] != "kernel" and r["mb_per_s"]:
+                out[(r["algorithm"], r["direction"], r["bytes"], r["implementation"],
+                     r["threads"])] = r
+    return out
+xa, xb = absolute("a.csv"), absolute("b.csv")
+both = [k for k in set(xa) & set(xb)
+        if xa[k]["quality"] == "quiet" and xb[k]["quality"] == "quiet"]
+near = [k for k in both if abs(float(xb[k]["mb_per_s"]) / float(xa[k]["mb_per_s"]) - 1) <= 0.03]
+clocked = [k for k in both if xa[k]["clock_mhz"] and xb[k]["clock_mhz"] and
+           abs(float(xb[k]["mb_per_s"]) / float(xb[k]["clock_mhz"]) /
+               (float(xa[k]["mb_per_s"]) / float(xa[k]["clock_mhz"])) - 1) <= 0.03]
+clocks = sorted({int(float(x[k]["clock_mhz"])) for x in (xa, xb) for k in x if x[k]["clock_mhz"]})
+print(f"absolute figures: of {len(both)} cells quiet in both runs, {len(near)} "
+      f"({100 * len(near) / max(len(both), 1):.0f} %) within 3 %; per core clock (MB/s over "
+      f"the clock_mhz each cell ran at) {len(clocked)} ({100 * len(clocked) / max(len(both), 1):.0f} %); "
+      f"the cells' clocks ranged {clocks[0] if clocks else 0}..{clocks[-1] if clocks else 0} MHz")
 apart = [k for k in quiet_both if k not in agree]
 if apart:
     print("quiet in both runs, more than 3 % apart (speed-ups; +-CI of the row's and portable's "
