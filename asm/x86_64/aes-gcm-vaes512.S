@@ -2,29 +2,39 @@
  * EVEX.512, CPUID.7.0:ECX[9]) and VPCLMULQDQ GHASH (EVEX.512, CPUID.7.0:ECX[10]) with
  * AVX512F (CPUID.7.0:EBX[16]; XCR0 bits 5-7 for the opmask and ZMM state) and AVX512BW
  * (CPUID.7.0:EBX[30]) for VPSHUFB zmm; the method of aes-gcm-vaes.S with four blocks per
- * register. Thirty-two blocks per group as eight zmm quads: while the counter quads go
- * through the rounds, quad j of the group to hash is multiplied by H^(32-4j)..H^(29-4j)
- * (quads 0..3 from hsh32, 4..7 from hsh of struct direct_ghash_key: the layout the ymm kernel
- * reads, in 64-byte steps; the powers times x as aes-gcm-aesni.S explains) between the
- * rounds; once per group the four lanes are reduced, then added into one. EVEX only on zmm
- * (no AVX512VL); xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h. AT&T
- * syntax, VZEROUPPER at the end.
+ * register. Thirty-two blocks per group as eight zmm quads, the hashed groups in pairs as
+ * the ymm kernel's: while the counter quads go through the rounds, quad j of the group to
+ * hash is multiplied between the rounds by H^(64-4j)..H^(61-4j) in the first group of a pair
+ * (quads 0..3 from hsh64, 4..7 from hsh48 of struct direct_ghash_key) and by
+ * H^(32-4j)..H^(29-4j) in the second (hsh32, hsh: the layout the ymm kernel reads), in
+ * 64-byte steps, the powers times x as aes-gcm-aesni.S explains; both groups' products go
+ * into the same sums, and once per pair (64 blocks) the four lanes are reduced, then added
+ * into one. A group without a partner (nblocks & 32) is hashed alone by H^32..H^1. EVEX only
+ * on zmm (no AVX512VL); xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h.
+ * AT&T syntax, VZEROUPPER at the end.
  *
  * Registers: %zmm0..7 AES states (reduction scratch once stored), %zmm8 the counter quad
  * [c, c+1, c+2, c+3] (GCM byte order, stepping as inc32), %zmm9/10/11 low/high/middle
- * product sums, %xmm12 = Y (upper lanes zero), %zmm13..15 an odd quad's data and products,
- * %zmm26..28 an even quad's (two quads are added to the sums at once, by VPTERNLOGQ),
- * %zmm16 round key 0, %zmm17..25 rounds 1..9, %zmm29 rounds 10..13 (AES-192/256), loaded
- * in their turn, %zmm30 the last round key, %zmm31 the byte swap of each lane. %rdi key, %rsi
- * GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r11d rounds.
+ * product sums (kept from the first group of a pair to the second: ZCTR32, ZROUNDS and ZLAST
+ * touch only %zmm0..8, 13, 29), %xmm12 = Y (upper lanes zero), %zmm13..15 an odd quad's
+ * data and products, %zmm26..28 an even quad's (two quads are added to the sums at once, by
+ * VPTERNLOGQ), %zmm16 round key 0, %zmm17..25 rounds 1..9, %zmm29 rounds 10..13
+ * (AES-192/256), loaded in their turn, %zmm30 the last round key, %zmm31 the byte swap of
+ * each lane. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r11d
+ * rounds.
  *
  * Why so (Zen 5, family 0x1a, measured interleaved by tests/bench/gcm_kernels.sh): the
- * multiplier is the bound (26 VPCLMULQDQ a group at 2 cycles), but the vector ALU work
- * beside it (byte swaps, Karatsuba half-sums, the sums, the fold) costs AES issue slots;
- * the instructions of one group run alone and without dependencies take 57 cycles against
- * 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
+ * multiplier is the bound (26 VPCLMULQDQ a group at 2 cycles when each group was reduced,
+ * 25 now), but the vector ALU work beside it (byte swaps, Karatsuba half-sums, the sums,
+ * the fold) costs AES issue slots; the instructions of one group run alone and without
+ * dependencies took 57 cycles against 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
  * lanes before folding them (the reduction is linear) take 18 of the loop's 64 vector ALU
- * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192. */
+ * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192.
+ * On Sapphire Rapids (family 6 model 0xa7, a VM; at 512 bits the loop is bound by the
+ * vector issue slots of ports 0 and 5, so each instruction taken away counts) one reduction
+ * per two groups instead of one a group, for 1 KiB more of powers in the key, made the
+ * kernels 1.04-1.05x as fast (AES-128), and folding lo into mid, then mid into hi in
+ * ZGREDUCE, four instructions fewer, up to 1.01x more. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
@@ -188,26 +198,25 @@
     subq    $32, %r9
 .endm
 
-/* The Karatsuba middle made whole (mid ^= lo ^ hi) and each lane's 256-bit product reduced
- * as GREDUCE of aes-gcm-aesni.S does, four lanes at once; then the lanes added into Y
- * (%xmm12, upper lanes zero). Reducing before folding is the same sum (the reduction is
- * linear over GF(2)) in fewer instructions. Scratch %zmm0. */
+/* The Karatsuba middle made whole (mid ^= lo ^ hi) and each lane's 256-bit product
+ * [hi:mid:lo] reduced, four lanes at once; then the lanes added into Y (%xmm12, upper lanes
+ * zero). The two folds of GREDUCE (aes-gcm-aesni.S: a carry-less multiply by .Lzpoly's 0xc2
+ * << 56, the halves swapped) go lo into mid, then mid into hi, as the Linux kernel's
+ * aes-gcm-avx10-x86_64.S does: the same sum as splitting mid into lo and hi first, without
+ * the two shifts and two XORs that takes. Reducing before folding is the same sum (the
+ * reduction is linear over GF(2)) in fewer instructions. Scratch %zmm0. */
 .macro ZGREDUCE
     vpternlogq $0x96, %zmm9, %zmm10, %zmm11
-    vpslldq $8, %zmm11, %zmm0
-    vpsrldq $8, %zmm11, %zmm11
-    vpxorq  %zmm0, %zmm9, %zmm9
-    vpxorq  %zmm11, %zmm10, %zmm10
     vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
     vpshufd $0x4e, %zmm9, %zmm9
-    vpxorq  %zmm0, %zmm9, %zmm9
-    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
-    vpshufd $0x4e, %zmm9, %zmm9
-    vpternlogq $0x96, %zmm0, %zmm10, %zmm9
-    vextracti64x4 $1, %zmm9, %ymm0
-    vpxor   %ymm0, %ymm9, %ymm9
-    vextracti128 $1, %ymm9, %xmm0
-    vpxor   %xmm0, %xmm9, %xmm12
+    vpternlogq $0x96, %zmm0, %zmm9, %zmm11
+    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm11, %zmm0
+    vpshufd $0x4e, %zmm11, %zmm11
+    vpternlogq $0x96, %zmm0, %zmm11, %zmm10
+    vextracti64x4 $1, %zmm10, %ymm0
+    vpxor   %ymm0, %ymm10, %ymm10
+    vextracti128 $1, %ymm10, %xmm0
+    vpxor   %xmm0, %xmm10, %xmm12
 .endm
 
 /* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad and Y
