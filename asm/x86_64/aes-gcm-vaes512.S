@@ -30,11 +30,12 @@
  * dependencies took 57 cycles against 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
  * lanes before folding them (the reduction is linear) take 18 of the loop's 64 vector ALU
  * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192.
- * On Sapphire Rapids (family 6 model 0xa7, a VM; at 512 bits the loop is bound by the
- * vector issue slots of ports 0 and 5, so each instruction taken away counts) one reduction
- * per two groups instead of one a group, for 1 KiB more of powers in the key, made the
- * kernels 1.04-1.05x as fast (AES-128), and folding lo into mid, then mid into hi in
- * ZGREDUCE, four instructions fewer, up to 1.01x more. */
+ * On Sapphire Rapids (family 6 model 0xa7, a VM) one reduction per two groups instead of
+ * one a group, for 1 KiB more of powers in the key, and ZGREDUCE's folding lo into mid, then
+ * mid into hi (four instructions fewer) made the kernels 1.03-1.07x as fast with the key
+ * 16-byte aligned, as the GCM context has it (the powers' 64-byte loads split cache lines),
+ * 1.00-1.03x with it 64-byte aligned. Aligning the key to 64 bytes was worth 1.1x to this
+ * kernel there, but made aes-gcm-vaes.S 0.95x as fast: not done. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
