@@ -77,11 +77,28 @@ struct direct_ghash_key {
     /* the same for H^32..H^17: hsh32[i] = H^(32-i) times x (VAES: 32 blocks per reduction) */
     uint8_t hsh32[16][16] __attribute__((aligned(16)));
     uint8_t hksh32[16][16] __attribute__((aligned(16)));
+    /* and for H^48..H^33, H^64..H^49 (the zmm kernel: 64 blocks per reduction); after the
+     * rest, which keeps the offsets the older kernels read */
+    uint8_t hsh48[16][16] __attribute__((aligned(16)));
+    uint8_t hksh48[16][16] __attribute__((aligned(16)));
+    uint8_t hsh64[16][16] __attribute__((aligned(16)));
+    uint8_t hksh64[16][16] __attribute__((aligned(16)));
 };
+/* The offsets the kernels read (asm/x86_64/aes-gcm-*.S, ghash-vpclmul.S), each half-sum
+ * table 256 bytes after its powers. */
+_Static_assert(offsetof(struct direct_ghash_key, hsh) == 768 &&
+                   offsetof(struct direct_ghash_key, hksh) == 1024 &&
+                   offsetof(struct direct_ghash_key, hsh32) == 1280 &&
+                   offsetof(struct direct_ghash_key, hksh32) == 1536 &&
+                   offsetof(struct direct_ghash_key, hsh48) == 1792 &&
+                   offsetof(struct direct_ghash_key, hksh48) == 2048 &&
+                   offsetof(struct direct_ghash_key, hsh64) == 2304 &&
+                   offsetof(struct direct_ghash_key, hksh64) == 2560,
+               "struct direct_ghash_key: the kernels' offsets moved");
 /* h is E_K(0^128) as bytes. */
 void direct_ghash_init(struct direct_ghash_key *k, const uint8_t h[16]);
-/* hsh, hksh, hsh32, hksh32 from hrev, after direct_ghash_init (backends/direct_x86.c; runs
- * direct_ghash for the powers above 16). */
+/* hsh, hksh and hsh32 .. hksh64 from hrev, after direct_ghash_init (backends/direct_x86.c;
+ * runs direct_ghash for the powers above 16). */
 void direct_ghash_shift(struct direct_ghash_key *k);
 /* y = (y ^ X1) * H ... over nblocks 16-byte blocks; y in GCM byte order. */
 void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
@@ -120,11 +137,12 @@ size_t direct_aes_gcm_dec_vaes(const struct direct_aes_key *k,
                                uint8_t *out, const uint8_t *in, size_t nblocks);
 
 /* aes-gcm-vaes512.S (VAES, VPCLMULQDQ on zmm: AVX512F, AVX512BW, ZMM state in XCR0): as the
- * _vaes kernels with thirty-two blocks per group as eight zmm quads, each group hashed by
- * H^32..H^1 and reduced once; they do the first nblocks & ~31 blocks and return that, the
- * caller does the rest (the _vaes and AES-NI kernels). They read the powers where the ymm
- * kernel does (hsh32 then hsh, 64 bytes a quad: no other table). %zmm16..31 are used and
- * zeroed before returning, with the key stream and the products. */
+ * _vaes kernels with thirty-two blocks per group as eight zmm quads, groups paired by
+ * H^64..H^33 and H^32..H^1 and reduced once a pair (a last group alone by H^32..H^1); they
+ * do the first nblocks & ~31 blocks and return that, the caller does the rest (the _vaes
+ * and AES-NI kernels). They read hsh, hsh32, hsh48 and hsh64 with their half-sums, 64 bytes
+ * a quad. %zmm16..31 are used and zeroed before returning, with the key stream and the
+ * products. */
 size_t direct_aes_gcm_enc_vaes512(const struct direct_aes_key *k,
                                   const struct direct_ghash_key *gk,
                                   struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,

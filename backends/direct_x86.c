@@ -159,18 +159,22 @@ static void reverse16(uint8_t out[16], const uint8_t in[16])
         out[i] = in[15 - i];
 }
 
-/* H^17..H^32 as GHASH of zero blocks from Y = H^16: (Y ^ 0) H each time. */
+/* H^17..H^64 as GHASH of zero blocks from Y = H^16: (Y ^ 0) H each time; H^p into the
+ * table of H^(16t+32)..H^(16t+17) for t = (p - 17) / 16, highest power first. */
 void direct_ghash_shift(struct direct_ghash_key *k)
 {
     static const uint8_t zero[16];
+    uint8_t(*const hs[3])[16] = { k->hsh32, k->hsh48, k->hsh64 };
+    uint8_t(*const hk[3])[16] = { k->hksh32, k->hksh48, k->hksh64 };
     uint8_t y[16], r[16];
     for (int i = 0; i < 16; i++)
         shift_power(k->hrev[i], k->hsh[i], k->hksh[i]);
     reverse16(y, k->hrev[0]);
-    for (int i = 1; i <= 16; i++) {
+    for (int p = 17; p <= 64; p++) {
+        int t = (p - 17) / 16;
         direct_ghash(y, k, zero, 1);
         reverse16(r, y);
-        shift_power(r, k->hsh32[16 - i], k->hksh32[16 - i]);
+        shift_power(r, hs[t][16 * t + 32 - p], hk[t][16 * t + 32 - p]);
     }
     explicit_bzero(y, sizeof y);
     explicit_bzero(r, sizeof r);

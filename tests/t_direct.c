@@ -4,8 +4,9 @@
  *    GCM specification test cases (GCM, run through the CTR and GHASH kernels with the
  *    vector's own AAD), FIPS 180-4 / RFC 6234 examples (SHA-1, SHA-256);
  *  - differential tests against OpenSSL EVP through the impl table's init/op: every length
- *    0..4096 (block multiples for CBC), out of place at odd offsets and in place, chains of ops
- *    split at random lengths, CTR counters about to carry, GCM decryption and forged tags;
+ *    0..4096 (block multiples for CBC; AEADs also at a few up to 32 KiB), out of place at odd
+ *    offsets and in place, chains of ops split at random lengths, CTR counters about to
+ *    carry, GCM decryption and forged tags;
  *  - the instructions: each kernel's code holds the crypto instruction it is named for, and
  *    availability follows CPUID and ACCELSCOPE_DENY (tests/deny.sh runs this binary with each
  *    feature denied): a denied impl says so, and every other implementation of its algorithm
@@ -31,6 +32,7 @@
 #include "direct_x86.h"
 
 #define MAXLEN 4096
+#define LONGLEN (2048 * 16) /* the longest AEAD message (diff_lengths) */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
@@ -324,40 +326,54 @@ static void kat_digests(void)
 }
 
 /* ---- differential ---- */
+/* One length against OpenSSL: out of place at an odd offset and in place; a cipher decrypted
+ * back, an AEAD opened and a forged tag refused. 1 when all agree. */
+static int diff_length(const struct impl *im, const struct algo *a, size_t len)
+{
+    static uint8_t in[LONGLEN + 80], want[LONGLEN + 80], got[LONGLEN + 80], buf[LONGLEN + 80];
+    uint8_t key[32], iv[16];
+    size_t off = len % 7; /* unaligned buffers */
+    fill(key, sizeof key), fill(iv, sizeof iv), fill(in, len + off);
+    const uint8_t *src = in + off;
+    if (evp_reference(a, key, iv, 0, src, len, want) != 0) {
+        CHECK(0, "%s: OpenSSL reference failed at %zu", a->id, len);
+        return 0;
+    }
+    size_t olen = algo_out_len(a, len);
+    int rc = one_op(im, key, iv, 0, got + 1, src, len);
+    memcpy(buf, src, len);
+    int rc2 = one_op(im, key, iv, 0, buf, buf, len);
+    int ok = rc == 0 && rc2 == 0 && memcmp(got + 1, want, olen) == 0 &&
+             memcmp(buf, want, olen) == 0;
+    if (ok && a->kind == ALGO_CIPHER) { /* decrypt back, in place */
+        memcpy(buf, want, len);
+        ok = one_op(im, key, iv, 1, buf, buf, len) == 0 && memcmp(buf, src, len) == 0;
+    }
+    if (ok && a->kind == ALGO_AEAD) { /* open, in place; then a forged tag */
+        memcpy(buf, want, len + 16);
+        ok = one_op(im, key, iv, 1, buf, buf, len) == 0 && memcmp(buf, src, len) == 0;
+        memcpy(buf, want, len + 16);
+        buf[len ? rnd() % len : len + rnd() % 16] ^= (uint8_t)(1u << (rnd() % 8));
+        ok = ok && one_op(im, key, iv, 1, buf, buf, len) != 0;
+    }
+    CHECK(ok, "%s/%s length %zu differs from OpenSSL", a->id, im->name, len);
+    return ok;
+}
+
+/* Every length 0..MAXLEN (block multiples for CBC); AEADs also at some past it, where the zmm
+ * GCM kernel's 32-block groups (paired, one reduction per 64 blocks) run many times: 96
+ * blocks and a tail, 1024 and 1056 blocks, 1119 and 2047 with tails (a group alone, then
+ * the smaller kernels), 2048. */
 static void diff_lengths(const struct impl *im, const struct algo *a)
 {
-    static uint8_t in[MAXLEN + 80], want[MAXLEN + 80], got[MAXLEN + 80], buf[MAXLEN + 80];
-    uint8_t key[32], iv[16];
+    static const size_t longer[] = { 96 * 16 + 7,    1024 * 16, 1056 * 16,
+                                     1119 * 16 + 5, 2047 * 16 + 15, LONGLEN };
     size_t step = a->block > 1 ? a->block : 1;
     int bad = 0;
-    for (size_t len = 0; len <= MAXLEN && bad < 5; len += step) {
-        size_t off = len % 7; /* unaligned buffers */
-        fill(key, sizeof key), fill(iv, sizeof iv), fill(in, len + off);
-        const uint8_t *src = in + off;
-        if (evp_reference(a, key, iv, 0, src, len, want) != 0) {
-            CHECK(0, "%s: OpenSSL reference failed at %zu", a->id, len);
-            return;
-        }
-        size_t olen = algo_out_len(a, len);
-        int rc = one_op(im, key, iv, 0, got + 1, src, len);
-        memcpy(buf, src, len);
-        int rc2 = one_op(im, key, iv, 0, buf, buf, len);
-        int ok = rc == 0 && rc2 == 0 && memcmp(got + 1, want, olen) == 0 &&
-                 memcmp(buf, want, olen) == 0;
-        if (ok && a->kind == ALGO_CIPHER) { /* decrypt back, in place */
-            memcpy(buf, want, len);
-            ok = one_op(im, key, iv, 1, buf, buf, len) == 0 && memcmp(buf, src, len) == 0;
-        }
-        if (ok && a->kind == ALGO_AEAD) { /* open, in place; then a forged tag */
-            memcpy(buf, want, len + 16);
-            ok = one_op(im, key, iv, 1, buf, buf, len) == 0 && memcmp(buf, src, len) == 0;
-            memcpy(buf, want, len + 16);
-            buf[len ? rnd() % len : len + rnd() % 16] ^= (uint8_t)(1u << (rnd() % 8));
-            ok = ok && one_op(im, key, iv, 1, buf, buf, len) != 0;
-        }
-        CHECK(ok, "%s/%s length %zu differs from OpenSSL", a->id, im->name, len);
-        bad += !ok;
-    }
+    for (size_t len = 0; len <= MAXLEN && bad < 5; len += step)
+        bad += !diff_length(im, a, len);
+    for (size_t i = 0; a->kind == ALGO_AEAD && i < sizeof longer / sizeof longer[0]; i++)
+        diff_length(im, a, longer[i]);
 }
 
 /* A chain of ops of random lengths must equal one OpenSSL pass (CBC IV, CTR counter and
@@ -557,9 +573,9 @@ static void check_opcodes(void)
         { "direct_aes_gcm_dec_vaes", (const void *)direct_aes_gcm_dec_vaes,
           { 0xc4, 0x63, 0x15, 0x44 }, 4, "VPCLMULQDQ ymm", 640 },
         /* VAESENC zmm as in direct_aes_ctr_vaes512; EVEX VPCLMULQDQ zmm9, zmm13,
-         * 960(%rsi), imm 0x00: 62, P0 73 = R X' B R' (zmm9), map 0F3A; P1 15 = W0, vvvv
-         * zmm13, 66; P2 48 = 512 bit; 44, ModRM 4e (disp8, zmm9, rsi), disp8 0f (x 64 by
-         * EVEX's compressed displacement: quad 7's powers, hsh + 192) */
+         * 1984(%rsi), imm 0x00: 62, P0 73 = R X' B R' (zmm9), map 0F3A; P1 15 = W0, vvvv
+         * zmm13, 66; P2 48 = 512 bit; 44, ModRM 4e (disp8, zmm9, rsi), then disp8 1f (x 64
+         * by EVEX's compressed displacement: quad 7's powers, hsh48 + 192) */
         { "direct_aes_gcm_enc_vaes512", (const void *)direct_aes_gcm_enc_vaes512,
           { 0x62, 0xb2, 0x7d, 0x48, 0xdc, 0xc1 }, 6, "VAESENC zmm", 640 },
         { "direct_aes_gcm_dec_vaes512", (const void *)direct_aes_gcm_dec_vaes512,

@@ -2,29 +2,40 @@
  * EVEX.512, CPUID.7.0:ECX[9]) and VPCLMULQDQ GHASH (EVEX.512, CPUID.7.0:ECX[10]) with
  * AVX512F (CPUID.7.0:EBX[16]; XCR0 bits 5-7 for the opmask and ZMM state) and AVX512BW
  * (CPUID.7.0:EBX[30]) for VPSHUFB zmm; the method of aes-gcm-vaes.S with four blocks per
- * register. Thirty-two blocks per group as eight zmm quads: while the counter quads go
- * through the rounds, quad j of the group to hash is multiplied by H^(32-4j)..H^(29-4j)
- * (quads 0..3 from hsh32, 4..7 from hsh of struct direct_ghash_key: the layout the ymm kernel
- * reads, in 64-byte steps; the powers times x as aes-gcm-aesni.S explains) between the
- * rounds; once per group the four lanes are reduced, then added into one. EVEX only on zmm
- * (no AVX512VL); xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h. AT&T
- * syntax, VZEROUPPER at the end.
+ * register. Thirty-two blocks per group as eight zmm quads, the hashed groups in pairs as
+ * the ymm kernel's: while the counter quads go through the rounds, quad j of the group to
+ * hash is multiplied between the rounds by H^(64-4j)..H^(61-4j) in the first group of a pair
+ * (quads 0..3 from hsh64, 4..7 from hsh48 of struct direct_ghash_key) and by
+ * H^(32-4j)..H^(29-4j) in the second (hsh32, hsh: the layout the ymm kernel reads), in
+ * 64-byte steps, the powers times x as aes-gcm-aesni.S explains; both groups' products go
+ * into the same sums, and once per pair (64 blocks) the four lanes are reduced, then added
+ * into one. A group without a partner (nblocks & 32) is hashed alone by H^32..H^1. EVEX only
+ * on zmm (no AVX512VL); xmm/ymm work is VEX on registers 0..15. C prototypes: asm/direct.h.
+ * AT&T syntax, VZEROUPPER at the end.
  *
  * Registers: %zmm0..7 AES states (reduction scratch once stored), %zmm8 the counter quad
  * [c, c+1, c+2, c+3] (GCM byte order, stepping as inc32), %zmm9/10/11 low/high/middle
- * product sums, %xmm12 = Y (upper lanes zero), %zmm13..15 an odd quad's data and products,
- * %zmm26..28 an even quad's (two quads are added to the sums at once, by VPTERNLOGQ),
- * %zmm16 round key 0, %zmm17..25 rounds 1..9, %zmm29 rounds 10..13 (AES-192/256), loaded
- * in their turn, %zmm30 the last round key, %zmm31 the byte swap of each lane. %rdi key, %rsi
- * GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r11d rounds.
+ * product sums (kept from the first group of a pair to the second: ZCTR32, ZROUNDS and ZLAST
+ * touch only %zmm0..8, 13, 29), %xmm12 = Y (upper lanes zero), %zmm13..15 an odd quad's
+ * data and products, %zmm26..28 an even quad's (two quads are added to the sums at once, by
+ * VPTERNLOGQ), %zmm16 round key 0, %zmm17..25 rounds 1..9, %zmm29 rounds 10..13
+ * (AES-192/256), loaded in their turn, %zmm30 the last round key, %zmm31 the byte swap of
+ * each lane. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r11d
+ * rounds.
  *
  * Why so (Zen 5, family 0x1a, measured interleaved by tests/bench/gcm_kernels.sh): the
- * multiplier is the bound (26 VPCLMULQDQ a group at 2 cycles), but the vector ALU work
- * beside it (byte swaps, Karatsuba half-sums, the sums, the fold) costs AES issue slots;
- * the instructions of one group run alone and without dependencies take 57 cycles against
- * 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
+ * multiplier is the bound (26 VPCLMULQDQ a group at 2 cycles when each group was reduced,
+ * 25 now), but the vector ALU work beside it (byte swaps, Karatsuba half-sums, the sums,
+ * the fold) costs AES issue slots; the instructions of one group run alone and without
+ * dependencies took 57 cycles against 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
  * lanes before folding them (the reduction is linear) take 18 of the loop's 64 vector ALU
- * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192. */
+ * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192.
+ * On Sapphire Rapids (family 6 model 0xa7, a VM) one reduction per two groups instead of
+ * one a group, for 1 KiB more of powers in the key, and ZGREDUCE's folding lo into mid, then
+ * mid into hi (four instructions fewer) made the kernels 1.03-1.07x as fast with the key
+ * 16-byte aligned, as the GCM context has it (the powers' 64-byte loads split cache lines),
+ * 1.00-1.03x with it 64-byte aligned. Aligning the key to 64 bytes was worth 1.1x to this
+ * kernel there, but made aes-gcm-vaes.S 0.95x as fast: not done. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
@@ -73,48 +84,49 @@
 
 /* Quad \j of the group at \disp(\src) times its four powers at \h in the key (Karatsuba
  * half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that ZRMUL spreads
- * between a round's VAESENCs. Odd quads work in %zmm13..15, even ones in %zmm26..28; quad 7
- * (the first multiplied) sets the sums, quad 6 adds to them, and each later even quad adds
- * its products and those of the odd quad before it in one VPTERNLOGQ a sum (0x96: a^b^c).
- * Quad 0 takes Y. */
-.macro ZGMULQ part, j, src, disp, h
+ * between a round's VAESENCs. Odd quads work in %zmm13..15, even ones in %zmm26..28; each
+ * even quad adds its products and those of the odd quad before it in one VPTERNLOGQ a sum
+ * (0x96: a^b^c). \start: this group starts a sum (the first of a pair, or a group alone), so
+ * quad 7 (the first multiplied) sets the sums, quad 6 adds to them with VPXORQ, and quad 0
+ * takes Y; else quads 7 and 6 pair up as the others do, into the sums the group before left. */
+.macro ZGMULQ part, j, src, disp, h, start
     .if \j % 2
-    ZGMULR  \part, \j, \src, \disp, \h, 13, 14, 15
+    ZGMULR  \part, \j, \src, \disp, \h, \start, 13, 14, 15
     .else
-    ZGMULR  \part, \j, \src, \disp, \h, 26, 27, 28, 13, 14, 15
+    ZGMULR  \part, \j, \src, \disp, \h, \start, 26, 27, 28, 13, 14, 15
     .endif
 .endm
 
 /* ZGMULQ on registers %zmm\a (the data, then its high product), \l (its low product), \m
  * (its half-sums, then the middle product); an even quad after quad 6 adds the odd quad's
  * \oa, \ol, \om with its own. */
-.macro ZGMULR part, j, src, disp, h, a, l, m, oa=0, ol=0, om=0
+.macro ZGMULR part, j, src, disp, h, start, a, l, m, oa=0, ol=0, om=0
     .if \part == 0
     vmovdqu64 \disp+64*\j(\src), %zmm\a
     vpshufb %zmm31, %zmm\a, %zmm\a
-    .if \j == 0
+    .if \j == 0 && \start
     vpxorq  %zmm12, %zmm\a, %zmm\a
     .endif
     .elseif \part == 1
     vpshufd $0x4e, %zmm\a, %zmm\m
     vpxorq  %zmm\a, %zmm\m, %zmm\m
-    .if \j == 7
+    .if \j == 7 && \start
     vpclmulqdq $0x00, \h(%rsi), %zmm\a, %zmm9
     .else
     vpclmulqdq $0x00, \h(%rsi), %zmm\a, %zmm\l
     .endif
     .elseif \part == 2
-    .if \j == 7
+    .if \j == 7 && \start
     vpclmulqdq $0x00, \h+256(%rsi), %zmm\m, %zmm11
     .else
     vpclmulqdq $0x00, \h+256(%rsi), %zmm\m, %zmm\m
     .endif
     .else
-    .if \j == 7
+    .if \j == 7 && \start
     vpclmulqdq $0x11, \h(%rsi), %zmm\a, %zmm10
     .else
     vpclmulqdq $0x11, \h(%rsi), %zmm\a, %zmm\a
-    .if \j == 6
+    .if \j == 6 && \start
     vpxorq  %zmm\l, %zmm9, %zmm9
     vpxorq  %zmm\m, %zmm11, %zmm11
     vpxorq  %zmm\a, %zmm10, %zmm10
@@ -127,24 +139,25 @@
     .endif
 .endm
 
-/* The powers of quad \j: H^32..H^17 (hsh32, at 1280) for quads 0..3, H^16..H^1 (hsh, at 768)
- * for 4..7, 64 bytes a quad. */
-.macro ZGMULP part, j, src, disp
+/* The powers of quad \j, 64 bytes a quad: \hb = 768 (hsh), H^16..H^1 for quads 4..7 and
+ * H^32..H^17 (hsh32, 512 bytes on) for 0..3; \hb = 1792 (hsh48), H^48..H^33 and H^64..H^49
+ * (hsh64). */
+.macro ZGMULP part, j, src, disp, hb, start
     .if \j < 4
-    ZGMULQ  \part, \j, \src, \disp, 1280+64*\j
+    ZGMULQ  \part, \j, \src, \disp, \hb+512+64*\j, \start
     .else
-    ZGMULQ  \part, \j, \src, \disp, 768+64*(\j-4)
+    ZGMULQ  \part, \j, \src, \disp, \hb+64*(\j-4), \start
     .endif
 .endm
 
 /* Round \r (1..8, key %zmm\key) with, where \mul, the multiply of quad \j = 8 - \r (quad 0,
  * which waits for the previous reduction, last), its steps between the VAESENCs. */
-.macro ZRMUL key, j, mul, src, disp
+.macro ZRMUL key, j, mul, src, disp, hb, start
     .if \mul
     vaesenc %zmm\key, %zmm0, %zmm0
     .irp s, 1, 2, 3, 4, 5, 6, 7
     .if \s % 2                       /* step (s - 1) / 2 before the VAESENCs of quads 1, 3, 5, 7 */
-    ZGMULP  (\s - 1) / 2, \j, \src, \disp
+    ZGMULP  (\s - 1) / 2, \j, \src, \disp, \hb, \start
     .endif
     vaesenc %zmm\key, %zmm\s, %zmm\s
     .endr
@@ -154,26 +167,27 @@
 .endm
 
 /* The eight quads' multiplies alone (the last group encrypted, hashed after the loop). */
-.macro ZGHASH32 src, disp
+.macro ZGHASH32 src, disp, hb, start
     .irp j, 7, 6, 5, 4, 3, 2, 1, 0
     .irp part, 0, 1, 2, 3
-    ZGMULP  \part, \j, \src, \disp
+    ZGMULP  \part, \j, \src, \disp, \hb, \start
     .endr
     .endr
 .endm
 
 /* One group: AES of thirty-two counter blocks, with (\mul) the products of the thirty-two
- * blocks at \disp(\src) by H^32..H^1; output stored. */
-.macro ZGROUP mul, src, disp
+ * blocks at \disp(\src) by the powers at \hb (see ZGMULP), added into the sums or (\start)
+ * setting them; output stored. */
+.macro ZGROUP mul, src, disp, hb, start
     ZCTR32
-    ZRMUL   17, 7, \mul, \src, \disp
-    ZRMUL   18, 6, \mul, \src, \disp
-    ZRMUL   19, 5, \mul, \src, \disp
-    ZRMUL   20, 4, \mul, \src, \disp
-    ZRMUL   21, 3, \mul, \src, \disp
-    ZRMUL   22, 2, \mul, \src, \disp
-    ZRMUL   23, 1, \mul, \src, \disp
-    ZRMUL   24, 0, \mul, \src, \disp
+    ZRMUL   17, 7, \mul, \src, \disp, \hb, \start
+    ZRMUL   18, 6, \mul, \src, \disp, \hb, \start
+    ZRMUL   19, 5, \mul, \src, \disp, \hb, \start
+    ZRMUL   20, 4, \mul, \src, \disp, \hb, \start
+    ZRMUL   21, 3, \mul, \src, \disp, \hb, \start
+    ZRMUL   22, 2, \mul, \src, \disp, \hb, \start
+    ZRMUL   23, 1, \mul, \src, \disp, \hb, \start
+    ZRMUL   24, 0, \mul, \src, \disp, \hb, \start
     ZROUNDS 8, 9, %r11d, 29
     ZLAST   8, %r8, %rcx, %zmm13
 .endm
@@ -185,26 +199,25 @@
     subq    $32, %r9
 .endm
 
-/* The Karatsuba middle made whole (mid ^= lo ^ hi) and each lane's 256-bit product reduced
- * as GREDUCE of aes-gcm-aesni.S does, four lanes at once; then the lanes added into Y
- * (%xmm12, upper lanes zero). Reducing before folding is the same sum (the reduction is
- * linear over GF(2)) in fewer instructions. Scratch %zmm0. */
+/* The Karatsuba middle made whole (mid ^= lo ^ hi) and each lane's 256-bit product
+ * [hi:mid:lo] reduced, four lanes at once; then the lanes added into Y (%xmm12, upper lanes
+ * zero). The two folds of GREDUCE (aes-gcm-aesni.S: a carry-less multiply by .Lzpoly's 0xc2
+ * << 56, the halves swapped) go lo into mid, then mid into hi, as the Linux kernel's
+ * aes-gcm-avx10-x86_64.S does: the same sum as splitting mid into lo and hi first, without
+ * the two shifts and two XORs that takes. Reducing before folding is the same sum (the
+ * reduction is linear over GF(2)) in fewer instructions. Scratch %zmm0. */
 .macro ZGREDUCE
     vpternlogq $0x96, %zmm9, %zmm10, %zmm11
-    vpslldq $8, %zmm11, %zmm0
-    vpsrldq $8, %zmm11, %zmm11
-    vpxorq  %zmm0, %zmm9, %zmm9
-    vpxorq  %zmm11, %zmm10, %zmm10
     vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
     vpshufd $0x4e, %zmm9, %zmm9
-    vpxorq  %zmm0, %zmm9, %zmm9
-    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
-    vpshufd $0x4e, %zmm9, %zmm9
-    vpternlogq $0x96, %zmm0, %zmm10, %zmm9
-    vextracti64x4 $1, %zmm9, %ymm0
-    vpxor   %ymm0, %ymm9, %ymm9
-    vextracti128 $1, %ymm9, %xmm0
-    vpxor   %xmm0, %xmm9, %xmm12
+    vpternlogq $0x96, %zmm0, %zmm9, %zmm11
+    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm11, %zmm0
+    vpshufd $0x4e, %zmm11, %zmm11
+    vpternlogq $0x96, %zmm0, %zmm11, %zmm10
+    vextracti64x4 $1, %zmm10, %ymm0
+    vpxor   %ymm0, %ymm10, %ymm10
+    vextracti128 $1, %ymm10, %xmm0
+    vpxor   %xmm0, %xmm10, %xmm12
 .endm
 
 /* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad and Y
@@ -238,23 +251,32 @@
 .endm
 
 /* size_t direct_aes_gcm_enc_vaes512(k, gk, st, out, in, nblocks)
- * As direct_aes_gcm_enc_vaes (aes-gcm-vaes.S) with groups of thirty-two, each hashed by
- * H^32..H^1 and reduced while the next is encrypted; the last one hashed after the loop. */
+ * As direct_aes_gcm_enc_vaes (aes-gcm-vaes.S) with groups of thirty-two, each hashed while
+ * the next is encrypted: hashed groups pair up, g(2i) by H^64..H^33 (hsh64, hsh48 at 1792)
+ * and g(2i+1) by H^32..H^1 (hsh32, hsh at 768), one reduction per pair; a last group without
+ * a partner by H^32..H^1 alone. The last group written is hashed after the loop. */
     .globl  direct_aes_gcm_enc_vaes512
     .type   direct_aes_gcm_enc_vaes512, @function
     .p2align 4
 direct_aes_gcm_enc_vaes512:
     ZENTRY  .Lzge_ret
-    ZGROUP  0, %rcx, 0
+    ZGROUP  0, %rcx, 0, 768, 1
     ZNEXT
-    jz      .Lzge_last
+    jz      .Lzge_lone
 .Lzge_loop:
-    ZGROUP  1, %rcx, -512            /* hashes the group written before */
+    ZGROUP  1, %rcx, -512, 1792, 1   /* hashes an even group: the pair's first */
+    ZNEXT
+    jz      .Lzge_odd
+    ZGROUP  1, %rcx, -512, 768, 0    /* hashes an odd group: the pair's second */
     ZGREDUCE
     ZNEXT
     jnz     .Lzge_loop
-.Lzge_last:
-    ZGHASH32 %rcx, -512
+.Lzge_lone:                          /* the last group written, even: alone */
+    ZGHASH32 %rcx, -512, 768, 1
+    jmp     .Lzge_out
+.Lzge_odd:                           /* the last group written, odd: its pair's second */
+    ZGHASH32 %rcx, -512, 768, 0
+.Lzge_out:
     ZGREDUCE
     ZLEAVE
 .Lzge_ret:
@@ -262,17 +284,27 @@ direct_aes_gcm_enc_vaes512:
     .size   direct_aes_gcm_enc_vaes512, .-direct_aes_gcm_enc_vaes512
 
 /* size_t direct_aes_gcm_dec_vaes512(k, gk, st, out, in, nblocks): as _enc_vaes512, hashing
- * each group's input while it is decrypted */
+ * each group's input while it is decrypted, two groups and one reduction at a time, a last
+ * group alone */
     .globl  direct_aes_gcm_dec_vaes512
     .type   direct_aes_gcm_dec_vaes512, @function
     .p2align 4
 direct_aes_gcm_dec_vaes512:
     ZENTRY  .Lzgd_ret
 .Lzgd_loop:
-    ZGROUP  1, %r8, 0
+    cmpq    $64, %r9
+    jb      .Lzgd_lone
+    ZGROUP  1, %r8, 0, 1792, 1
+    ZNEXT
+    ZGROUP  1, %r8, 0, 768, 0
     ZGREDUCE
     ZNEXT
     jnz     .Lzgd_loop
+    jmp     .Lzgd_out
+.Lzgd_lone:
+    ZGROUP  1, %r8, 0, 768, 1
+    ZGREDUCE
+.Lzgd_out:
     ZLEAVE
 .Lzgd_ret:
     ret
