@@ -35,14 +35,17 @@ struct gcm_ctx {
     int twopass; /* CTR then GHASH, not stitched */
 };
 
-const size_t direct_x86_cbc_ctx_size = sizeof(struct cbc_ctx) + 15;
-const size_t direct_x86_ctr_ctx_size = sizeof(struct ctr_ctx) + 15;
-const size_t direct_x86_gcm_ctx_size = sizeof(struct gcm_ctx) + 15;
+/* Room to start each context at its struct's alignment (16; the GCM one 64, for its GHASH
+ * key), which calloc does not promise beyond 16. */
+const size_t direct_x86_cbc_ctx_size = sizeof(struct cbc_ctx) + _Alignof(struct cbc_ctx) - 1;
+const size_t direct_x86_ctr_ctx_size = sizeof(struct ctr_ctx) + _Alignof(struct ctr_ctx) - 1;
+const size_t direct_x86_gcm_ctx_size = sizeof(struct gcm_ctx) + _Alignof(struct gcm_ctx) - 1;
 
-static void *align16(void *p)
+static void *align_up(void *p, uintptr_t a)
 {
-    return (void *)(((uintptr_t)p + 15) & ~(uintptr_t)15);
+    return (void *)(((uintptr_t)p + a - 1) & ~(a - 1));
 }
+#define CTX(type, p) ((struct type *)align_up(p, _Alignof(struct type)))
 
 static int set_key(struct direct_aes_key *k, const struct impl *im, const uint8_t *key,
                    char *why, size_t n)
@@ -58,7 +61,7 @@ static int set_key(struct direct_aes_key *k, const struct impl *im, const uint8_
 int direct_x86_cbc_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                         int decrypt, char *why, size_t n)
 {
-    struct cbc_ctx *c = align16(ctx);
+    struct cbc_ctx *c = CTX(cbc_ctx, ctx);
     if (set_key(&c->key, im, key, why, n) != 0)
         return -1;
     if (decrypt) {
@@ -73,7 +76,7 @@ int direct_x86_cbc_init(const struct impl *im, void *ctx, const uint8_t *key, co
 
 int direct_x86_cbc_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    struct cbc_ctx *c = align16(ctx);
+    struct cbc_ctx *c = CTX(cbc_ctx, ctx);
     if (len % 16)
         return -1;
     if (c->decrypt)
@@ -87,7 +90,7 @@ int direct_x86_ctr_init(const struct impl *im, void *ctx, const uint8_t *key, co
                         int decrypt, char *why, size_t n)
 {
     (void)decrypt; /* CTR is its own inverse */
-    struct ctr_ctx *c = align16(ctx);
+    struct ctr_ctx *c = CTX(ctr_ctx, ctx);
     if (set_key(&c->key, im, key, why, n) != 0)
         return -1;
     memcpy(c->ctr, iv, 16);
@@ -119,7 +122,7 @@ static void ctr_blocks(const struct direct_aes_key *k, int vaes, uint8_t *out,
 int direct_x86_ctr_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     static const uint8_t zero[16];
-    struct ctr_ctx *c = align16(ctx);
+    struct ctr_ctx *c = CTX(ctr_ctx, ctx);
     size_t i = ctr_stream_use(&c->ks, out, in, len);
     size_t nb = (len - i) / 16;
     ctr_blocks(&c->key, c->vaes, out + i, in + i, nb, c->ctr);
@@ -185,7 +188,7 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
 {
     static const uint8_t zero[16];
     const struct direct_spec *s = im->data;
-    struct gcm_ctx *c = align16(ctx);
+    struct gcm_ctx *c = CTX(gcm_ctx, ctx);
     uint8_t h[16];
     if (set_key(&c->key, im, key, why, n) != 0)
         return -1;
@@ -260,7 +263,7 @@ static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t
 int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *out,
                           const uint8_t *in, size_t len)
 {
-    struct gcm_ctx *c = align16(ctx);
+    struct gcm_ctx *c = CTX(gcm_ctx, ctx);
     struct direct_gcm_state st = { .y = { 0 } };
     uint8_t j0[16], tag[16], lens[16];
     memcpy(j0, c->nonce, 12);
@@ -365,17 +368,17 @@ int direct_x86_sha256_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 
 void direct_x86_cbc_cleanup(void *ctx)
 {
-    explicit_bzero(align16(ctx), sizeof(struct cbc_ctx));
+    explicit_bzero(CTX(cbc_ctx, ctx), sizeof(struct cbc_ctx));
 }
 
 void direct_x86_ctr_cleanup(void *ctx)
 {
-    explicit_bzero(align16(ctx), sizeof(struct ctr_ctx));
+    explicit_bzero(CTX(ctr_ctx, ctx), sizeof(struct ctr_ctx));
 }
 
 void direct_x86_gcm_cleanup(void *ctx)
 {
-    explicit_bzero(align16(ctx), sizeof(struct gcm_ctx));
+    explicit_bzero(CTX(gcm_ctx, ctx), sizeof(struct gcm_ctx));
 }
 
 #endif

@@ -32,10 +32,12 @@
  * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192.
  * On Sapphire Rapids (family 6 model 0xa7, a VM) one reduction per two groups instead of
  * one a group, for 1 KiB more of powers in the key, and ZGREDUCE's folding lo into mid, then
- * mid into hi (four instructions fewer) made the kernels 1.03-1.07x as fast with the key
- * 16-byte aligned, as the GCM context has it (the powers' 64-byte loads split cache lines),
- * 1.00-1.03x with it 64-byte aligned. Aligning the key to 64 bytes was worth 1.1x to this
- * kernel there, but made aes-gcm-vaes.S 0.95x as fast: not done. */
+ * mid into hi (four instructions fewer) made the kernels 1.00-1.03x as fast with the key
+ * 64-byte aligned (AES-128 1.01 enc, 1.03 dec; AES-256 about 1.01), 1.03-1.07x while the
+ * powers' 64-byte loads split cache lines. The key (struct direct_ghash_key) is 64-byte
+ * aligned: with it at 16, 32 or 48 bytes past a line this kernel ran 0.93-0.95x as fast
+ * (AES-128; AES-256 the same), aes-gcm-vaes.S 0.98-1.02x (AES-128) and 0.94-0.96x
+ * (AES-256), the key alone moved, timed interleaved in one process. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
