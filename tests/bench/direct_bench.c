@@ -112,7 +112,7 @@ static const char *width_name(enum silicon_width w)
 
 struct figures {
     double rd[64], ro[64], ratio[64], kd[64], ko[64];
-    double qd[64], qo[64]; /* fastest 16-op runs, MB/s */
+    double qd[64], qo[64]; /* fastest 16-op runs: MB/s, then % of the ceiling at the clock */
     double ceil;
     int hasceil;
     char ceil_why[300];
@@ -128,6 +128,8 @@ static double ceil_target_here(const struct job *j)
                : j->ceil_target;
 }
 
+static int over_ceiling; /* a quiet figure read over 100 % */
+
 /* Shares of the ceiling; prints them; 1 when the ceiling target is met (or there is none). */
 static int print_ceiling(const struct job *j, struct figures *f, int reps)
 {
@@ -136,19 +138,21 @@ static int print_ceiling(const struct job *j, struct figures *f, int reps)
         printf("  no ceiling: %s\n", f->ceil_why);
         return target <= 0;
     }
-    double bd = 0, bo = 0; /* best batches: the machine least disturbed */
+    double bd = 0, bo = 0; /* best batches at their clock: the machine least disturbed */
     for (int r = 0; r < reps; r++)
-        bd = f->rd[r] > bd ? f->rd[r] : bd, bo = f->ro[r] > bo ? f->ro[r] : bo;
+        bd = f->kd[r] > bd ? f->kd[r] : bd, bo = f->ko[r] > bo ? f->ko[r] : bo;
     double md = bench_median(f->rd, reps), mo = bench_median(f->ro, reps);
     double kd = bench_median(f->kd, reps);
     int met = target <= 0 || kd >= target;
     double qd = 0, qo = 0; /* fastest 16-op runs of the whole job */
     for (int r = 0; r < reps; r++)
         qd = f->qd[r] > qd ? f->qd[r] : qd, qo = f->qo[r] > qo ? f->qo[r] : qo;
-    printf("  ceiling %s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%), other "
-           "%5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%)", width_name(width_of(j->impl)),
-           f->ceil, 100 * md / f->ceil, kd, 100 * bd / f->ceil, 100 * qd / f->ceil,
-           100 * mo / f->ceil, bench_median(f->ko, reps), 100 * bo / f->ceil, 100 * qo / f->ceil);
+    /* Over 100 %: the clock is read around a batch, and one run of it went faster */
+    over_ceiling |= qd > 100 || qo > 100;
+    printf("  ceiling %s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%%s), other "
+           "%5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%%s)", width_name(width_of(j->impl)),
+           f->ceil, 100 * md / f->ceil, kd, bd, qd, qd > 100 ? "!" : "", 100 * mo / f->ceil,
+           bench_median(f->ko, reps), bo, qo, qo > 100 ? "!" : "");
     if (target > 0)
         printf(" (>= %.0f%% %s)", target, met ? "ok" : "MISSED");
     else if (j->ceil_target > 0)
@@ -199,6 +203,8 @@ static int run_job(const struct job *j, int reps, double ms)
     for (int r = 0; r < reps && f.hasceil; r++) { /* % of the ceiling at the clock of the batch */
         f.kd[r] = 100 * f.rd[r] / (f.ceil * cd[r] / base);
         f.ko[r] = 100 * f.ro[r] / (f.ceil * co[r] / base);
+        f.qd[r] = 100 * f.qd[r] / (f.ceil * cd[r] / base);
+        f.qo[r] = 100 * f.qo[r] / (f.ceil * co[r] / base);
     }
     double mr = bench_median(f.ratio, reps);
     int met = j->target <= 0 || mr >= j->target;
@@ -257,13 +263,18 @@ int main(int argc, char **argv)
     silicon_describe(stdout);
     printf("\n%d repeats of ~%.0f ms each side, thread CPU time; MB/s = 10^6 B/s; share of the "
            "ceiling: median (median at the core clock seen around each batch, best batch, "
-           "fastest run of 16 ops; targets are judged on the median at the clock)\n",
+           "fastest run of 16 ops, these two at their batch's clock too: the ceiling is at the "
+           "clock the limits were measured at; targets are judged on the median at the "
+           "clock)\n",
            reps, ms);
     printf("%-12s %-7s %-11s %-17s %6s  %9s %9s  %6s\n", "algorithm", "dir", "direct", "against",
            "bytes", "direct", "other", "ratio");
     int missed = 0;
     for (size_t i = 0; i < nj; i++)
         missed += run_job(&jobs[i], reps, ms) == 0;
+    if (over_ceiling)
+        printf("! over 100 %%: a 16-op run of a few us went faster than the clock read around "
+               "its batch says (the clock moves within a batch); a diagnostic, not judged\n");
     printf("%s\n", missed ? "some targets MISSED" : "all targets met");
     return missed ? 1 : 0;
 }
