@@ -36,5 +36,9 @@ void ubench_vaesenc512_tp(uint64_t iters);
 void ubench_vpclmul512_lat(uint64_t iters);
 void ubench_vpclmul512_tp(uint64_t iters);
 void ubench_vaes512_vclmul512_mix(uint64_t iters);
+/* GCM's least-mix loops (ubench.S GCMMIX, GCMLOOP), UBENCH_GCM_REGS registers of blocks a
+ * body, throughput only: ubench_gcm_<loop> for each loop src/silicon.h's SILICON_GCM_LOOPS
+ * names (declared from that list in backends/microbench.c). */
+#define UBENCH_GCM_REGS 4
 
 #endif

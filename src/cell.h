@@ -27,7 +27,8 @@ struct cell_derived {
                        * than +-5 % (unpaired: the figure's own). A figure, never a claim:
                        * no xN shown, never best */
     int spell;        /* the column was measured in a turbulent spell (stats_spell: a quarter
-                       * of its rounds retaken, all its cells together): noisy, as above */
+                       * of its rounds retaken, all its cells together): noisy, as above, but for
+                       * the column's slowest, whose x1.0 claims nothing */
     const struct impl *same_as; /* the asm row this hardware row ran the same code as (its
                                  * capability vector enables none of the algorithm's crypto
                                  * instructions), or NULL */

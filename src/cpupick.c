@@ -80,6 +80,13 @@ static double reading(void)
     return best;
 }
 
+void cpupick_forget(void)
+{
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        seen[c] = (struct seen){ 0 };
+    last_pick = -1;
+}
+
 int cpupick_fastest(char *why, size_t n)
 {
     static unsigned window; /* where the next pick starts among the set's CPUs */

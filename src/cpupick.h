@@ -27,6 +27,10 @@ int cpupick_fastest(char *why, size_t n);
  * verdict before were user time of programs other than accelscope's workers (passed over
  * then), 0 when not or not known. A pick judges the CPUs it probes. */
 int cpupick_busy(int cpu);
+/* Workers are about to run on CPUs no pick chose (-t N: each on a CPU of its own): their
+ * ticks would read as other programs' on every CPU but the last picked, so every verdict
+ * starts over: the next pick judges no CPU busy and takes its readings from there. */
+void cpupick_forget(void);
 
 /* Keeps the calling thread (accelscope has one) off `cpu` (the group's workers' CPU) while
  * the group runs, so that its own wake-ups (a sample line read, the next round's `go`) never

@@ -19,7 +19,8 @@ double microbench_add(uint64_t iters);
 
 /* TSC cycles per instruction of one run of iters iterations of insn's loop: one dependent
  * chain (throughput 0: latency) or enough independent chains to fill the units (throughput
- * 1: reciprocal throughput). */
+ * 1: reciprocal throughput). GCM's least-mix loops (SIL_GCM_*): TSC cycles per register of
+ * blocks, throughput only. */
 double microbench_insn(enum silicon_insn insn, int throughput, uint64_t iters);
 
 #endif

@@ -78,8 +78,12 @@ static void group_pin(struct session *s)
 {
     char why[120];
     s->grp_picked = 1;
-    if (!s->ngrp || s->plan.cells[s->grp[0].cell].threads != 1)
+    if (!s->ngrp)
         return;
+    if (s->plan.cells[s->grp[0].cell].threads != 1) {
+        cpupick_forget();
+        return;
+    }
     int cpu = cpupick_fastest(why, sizeof why);
     if (cpu < 0)
         return;

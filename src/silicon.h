@@ -18,14 +18,24 @@
  *                (1: one shared issue; separate units give t = max(A, P); the parts run in
  *                the same short windows as the mix; s is the highest of three tries'
  *                medians: a busy host only slows the mix); a block takes
- *                max(a, g, (a + g) / s), bound by the AES unit (a), the carry-less multiplier
- *                (g) or both (shared issue, the third term: Zen 3, where PCLMULQDQ takes an
- *                AES pipe). Per 16 B on xmm, per 32 B with VAESENC and VPCLMULQDQ on ymm
- *                and their own mixed loop, or per 64 B with the zmm ones and theirs,
- *                whichever is fastest. The byte shuffles and XORs around the multiplies
- *                (and, on ymm and zmm, the folding of the lanes before a reduction) are
- *                not counted (on Zen 3 they share the AES ports:
- *                that is the distance left to a kernel).
+ *                max(a, g, (a + g) / s, m), bound by the AES unit (a), the carry-less
+ *                multiplier (g), both (shared issue, the third term: Zen 3, where PCLMULQDQ
+ *                takes an AES pipe), or the vector issue ports (m): the time a register of
+ *                a loop of GCM's least instruction mix takes (asm/x86_64/ubench.S GCMMIX:
+ *                the rounds, a product's carry-less multiplies, 4 schoolbook or 3 Karatsuba,
+ *                and the vector ALU work no stitched GCM goes without: the XOR with the data,
+ *                the byte swap of the block hashed, Karatsuba's half-sum, the products added
+ *                into the sums, by VPTERNLOGQ where the CPU has it at that width; the counter
+ *                and round key 0 can be made in general registers and loaded, as OpenSSL's
+ *                aesni_ctr32_encrypt_blocks does, so they are not counted), over the blocks a
+ *                register; the fastest of the four forms, and only where it is over 1.05 x the
+ *                rest (m about a is a's to say: a slow try must not lower the ceiling). On
+ *                Intel's Golden Cove (the Sapphire Rapids VM of 2026-12-03) three vector ports
+ *                take AES, multiplies and ALU alike on xmm and ymm, and m bounds them; at 512
+ *                bits m = a. Per 16 B on xmm, per 32 B with
+ *                VAESENC and VPCLMULQDQ on ymm and their own loops, or per 64 B with the
+ *                zmm ones and theirs, whichever is fastest. The reduction and the folding of
+ *                lanes are not counted (a kernel's distance).
  *   SHA-256      64 B per 32 x SHA256RNDS2 latency (the state is one chain)
  *   SHA-1        64 B per 20 x SHA1RNDS4 latency
  * rounds = 10, 12, 14 for 128-, 192-, 256-bit keys. ChaCha20-Poly1305 has no model: no
@@ -39,10 +49,40 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* GCM's least-mix loops (asm/x86_64/ubench.S GCMMIX, the model's m above), each named once:
+ * X(ID, loop, w, blocks, rounds, mult, alu4, tern, label): SIL_GCM_<ID> and the function
+ * ubench_gcm_<loop>; the width (x, y, z: xmm, ymm, zmm) and its 16-byte blocks a register; AES
+ * rounds; carry-less multiplies a register (4 schoolbook, 3 Karatsuba); the vector ALU
+ * instructions in a body of four registers; VPTERNLOGQ (EVEX: on xmm and ymm AVX512F and VL). */
+#define SILICON_GCM_LOOPS(X)                                                                \
+    X(X10S, x10s, x, 1, 10, 4, 24, 0, "GCM mix xmm 10 rounds schoolbook")                  \
+    X(X10ST, x10st, x, 1, 10, 4, 16, 1, "GCM mix xmm 10 rounds schoolbook VPTERNLOGQ")     \
+    X(X10K, x10k, x, 1, 10, 3, 28, 0, "GCM mix xmm 10 rounds Karatsuba")                   \
+    X(X10KT, x10kt, x, 1, 10, 3, 22, 1, "GCM mix xmm 10 rounds Karatsuba VPTERNLOGQ")      \
+    X(X14S, x14s, x, 1, 14, 4, 24, 0, "GCM mix xmm 14 rounds schoolbook")                  \
+    X(X14ST, x14st, x, 1, 14, 4, 16, 1, "GCM mix xmm 14 rounds schoolbook VPTERNLOGQ")     \
+    X(X14K, x14k, x, 1, 14, 3, 28, 0, "GCM mix xmm 14 rounds Karatsuba")                   \
+    X(X14KT, x14kt, x, 1, 14, 3, 22, 1, "GCM mix xmm 14 rounds Karatsuba VPTERNLOGQ")      \
+    X(Y10S, y10s, y, 2, 10, 4, 24, 0, "GCM mix ymm 10 rounds schoolbook")                  \
+    X(Y10ST, y10st, y, 2, 10, 4, 16, 1, "GCM mix ymm 10 rounds schoolbook VPTERNLOGQ")     \
+    X(Y10K, y10k, y, 2, 10, 3, 28, 0, "GCM mix ymm 10 rounds Karatsuba")                   \
+    X(Y10KT, y10kt, y, 2, 10, 3, 22, 1, "GCM mix ymm 10 rounds Karatsuba VPTERNLOGQ")      \
+    X(Y14S, y14s, y, 2, 14, 4, 24, 0, "GCM mix ymm 14 rounds schoolbook")                  \
+    X(Y14ST, y14st, y, 2, 14, 4, 16, 1, "GCM mix ymm 14 rounds schoolbook VPTERNLOGQ")     \
+    X(Y14K, y14k, y, 2, 14, 3, 28, 0, "GCM mix ymm 14 rounds Karatsuba")                   \
+    X(Y14KT, y14kt, y, 2, 14, 3, 22, 1, "GCM mix ymm 14 rounds Karatsuba VPTERNLOGQ")      \
+    X(Z10ST, z10st, z, 4, 10, 4, 16, 1, "GCM mix zmm 10 rounds schoolbook")                \
+    X(Z10KT, z10kt, z, 4, 10, 3, 22, 1, "GCM mix zmm 10 rounds Karatsuba")                 \
+    X(Z14ST, z14st, z, 4, 14, 4, 16, 1, "GCM mix zmm 14 rounds schoolbook")                \
+    X(Z14KT, z14kt, z, 4, 14, 3, 22, 1, "GCM mix zmm 14 rounds Karatsuba")
+
 enum silicon_insn {
     SIL_AESENC, SIL_VAESENC, SIL_PCLMULQDQ, SIL_VPCLMULQDQ, SIL_SHA256RNDS2, SIL_SHA1RNDS4,
     SIL_MIX, SIL_VMIX, /* GCM's mixed loops (xmm, ymm): throughput only, per instruction */
     SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z, SIL_VMIX_Z, /* the same three on zmm (AVX-512) */
+#define SIL_GCM_ID(ID, loop, w, blocks, rounds, mult, alu4, tern, label) SIL_GCM_##ID,
+    SILICON_GCM_LOOPS(SIL_GCM_ID) /* GCM's least-mix loops: throughput only, a register */
+#undef SIL_GCM_ID
     SIL_COUNT
 };
 
@@ -63,8 +103,13 @@ struct silicon_gcm {
     int blocks;           /* blocks per register of the faster width: 1 xmm, 2 ymm, 4 zmm */
     double aes, ghash;    /* a and g per 16 B */
     double speedup;       /* s of the mixed loop */
+    double mix;           /* m: GCM's least instruction mix, its fastest loop's time a register
+                           * over the blocks a register, per 16 B; 0 when not measured */
+    int mix_mult;         /* that loop's carry-less multiplies a register: 4 or 3 */
+    double mix_alu;       /* and its vector ALU instructions a register */
     double cycles;        /* the model's time per 16 B */
-    char bound[64];       /* which unit bounds it: "AESENC", "PCLMULQDQ", "... (shared issue)" */
+    char bound[96];       /* which unit bounds it: "AESENC", "PCLMULQDQ", "... (shared issue)",
+                           * "the vector issue ports (GCM's instruction mix)" */
     char why[128];        /* when not ok */
 };
 

@@ -93,7 +93,7 @@ static void check_mix(const struct silicon *l, enum silicon_insn mix, enum silic
 static void check_insns(const struct silicon *l)
 {
     static const struct {
-        enum feature f[3];
+        enum feature f[5];
         int n;
     } need[SIL_COUNT] = {
         [SIL_AESENC] = { { FEAT_AESNI }, 1 }, [SIL_VAESENC] = { { FEAT_VAES, FEAT_AVX2 }, 2 },
@@ -105,6 +105,17 @@ static void check_insns(const struct silicon *l)
         [SIL_VAESENC_Z] = { { FEAT_VAES, FEAT_AVX512F }, 2 },
         [SIL_VPCLMULQDQ_Z] = { { FEAT_VPCLMULQDQ, FEAT_AVX512F }, 2 },
         [SIL_VMIX_Z] = { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX512F }, 3 },
+        /* GCM's least mix: VEX on xmm (AVX) and ymm (AVX2), EVEX VPTERNLOGQ and VPXORQ on
+         * xmm/ymm (AVX512F+VL), VPSHUFB zmm (BW) */
+#define T_NEED_x0 { { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_AVX }, 3 }
+#define T_NEED_x1 { { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_AVX, FEAT_AVX512F, FEAT_AVX512VL }, 5 }
+#define T_NEED_y0 { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2 }, 3 }
+#define T_NEED_y1 { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2, FEAT_AVX512F, FEAT_AVX512VL }, 5 }
+#define T_NEED_z1 { { FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX512F, FEAT_AVX512BW }, 4 }
+#define T_GCM(ID, loop, w, blocks, rounds, mult, alu4, tern, label) \
+        [SIL_GCM_##ID] = T_NEED_##w##tern,
+        SILICON_GCM_LOOPS(T_GCM)
+#undef T_GCM
     };
     double ratio = l->core_mhz / l->tsc_mhz;
     for (int i = 0; i < SIL_COUNT; i++) {
@@ -123,8 +134,8 @@ static void check_insns(const struct silicon *l)
                       r->why);
             continue;
         }
-        if (i == SIL_MIX || i == SIL_VMIX || i == SIL_VMIX_Z)
-            continue; /* throughput only: check_mix */
+        if (i == SIL_MIX || i == SIL_VMIX || i == SIL_VMIX_Z || i >= SIL_GCM_X10S)
+            continue; /* throughput only: check_mix, check_gcm_mix */
         CHECK(r->lat_core >= 0.5 && r->lat_core <= 40, "%s latency %.2f core cycles", r->name,
               r->lat_core);
         CHECK(r->tp_core >= 0.1 && r->tp_core <= r->lat_core * 1.25,
@@ -259,6 +270,43 @@ static double ceiling(const char *alg, int decrypt, char *why, size_t n)
     return silicon_ceiling(alg, decrypt, &v, why, n) == 0 ? v : -1;
 }
 
+/* GCM's least-mix loops, a register: never faster than their rounds of AES alone (the AES
+ * unit's reciprocal throughput at that width), never slower than every instruction one after
+ * the other (the AES and multiply parts at theirs, an ALU instruction a cycle), with room for
+ * a busy host; the VPTERNLOGQ form, two instructions fewer, no slower than the two-way one. */
+static void check_gcm_mix(const struct silicon *l)
+{
+    static const struct {
+        enum silicon_insn loop;
+        int blocks, rounds, mult, alu4, tern;
+    } loops[] = {
+#define T_LOOP(ID, loop, w, blocks, rounds, mult, alu4, tern, label) \
+        { SIL_GCM_##ID, blocks, rounds, mult, alu4, tern },
+        SILICON_GCM_LOOPS(T_LOOP)
+#undef T_LOOP
+    };
+    const size_t n = sizeof loops / sizeof loops[0];
+    for (size_t k = 0; k < n; k++) {
+        int w = loops[k].blocks;
+        const struct silicon_insn_result *g = &l->insn[loops[k].loop],
+            *a = &l->insn[w == 4 ? SIL_VAESENC_Z : w == 2 ? SIL_VAESENC : SIL_AESENC],
+            *p = &l->insn[w == 4 ? SIL_VPCLMULQDQ_Z : w == 2 ? SIL_VPCLMULQDQ : SIL_PCLMULQDQ];
+        if (!g->ok || !a->ok || !p->ok)
+            continue;
+        double lo = loops[k].rounds * a->tp_core,
+               hi = lo + loops[k].mult * p->tp_core + loops[k].alu4 / 4.0;
+        CHECK(g->tp_core >= lo * 0.9 && g->tp_core <= hi * 1.5,
+              "%s: %.2f core cycles a register, between its AES alone %.2f and all one after "
+              "the other %.2f", g->name, g->tp_core, lo, hi);
+        for (size_t j = 0; j < n && loops[k].tern; j++) /* the two-way form of the same loop */
+            if (!loops[j].tern && loops[j].blocks == w && loops[j].rounds == loops[k].rounds &&
+                loops[j].mult == loops[k].mult && l->insn[loops[j].loop].ok)
+                CHECK(g->tp_core <= l->insn[loops[j].loop].tp_core * 1.1,
+                      "%s %.2f no slower than %s %.2f", g->name, g->tp_core,
+                      l->insn[loops[j].loop].name, l->insn[loops[j].loop].tp_core);
+    }
+}
+
 static void near(double got, double want, const char *what, const char *why)
 {
     CHECK(fabs(got - want) < 0.01, "%s: ceiling %.3f MB/s, worked out by hand %.3f (%s)", what,
@@ -282,10 +330,10 @@ static void check_injected(void)
         [SIL_VAESENC_Z] = { 4, 2.5 }, [SIL_VPCLMULQDQ_Z] = { 6, 4 }, [SIL_VMIX_Z] = { 0, 1.5 },
     };
     for (int i = 0; i < SIL_COUNT; i++) {
-        s.insn[i] = (struct silicon_insn_result){ .name = "INSN", .ok = 1 };
+        s.insn[i] = (struct silicon_insn_result){ .name = "INSN", .ok = i < SIL_GCM_X10S };
         s.insn[i].lat_core = s.insn[i].lat_tsc = lat_tp[i][0];
         s.insn[i].tp_core = s.insn[i].tp_tsc = lat_tp[i][1];
-    }
+    } /* GCM's least-mix loops: not measured until below */
     /* the mixes' s, as their parts run beside them gave it: xmm 1 (as lat_tp's mix), ymm 1.25
      * (lat_tp's ymm mix alone would make it 30 / 18: the model must read s, not work it out
      * from the loops' times) */
@@ -314,6 +362,52 @@ static void check_injected(void)
     CHECK(strstr(why, "shared issue") != NULL, "xmm GCM is shared-issue bound: %s", why);
     /* aes-256 on ymm: AES 7, GHASH 3.25, together 10.25 / 1.25 = 8.2 cycles */
     near(ceiling("aes-256-gcm", 0, why, sizeof why), 16.0 / 8.2 * 3000, "aes-256-gcm", why);
+    /* GCM's least mix on ymm, 10 rounds, schoolbook: 16 cycles a register of 2 blocks = 8 per
+     * 16 B, above 6.6: the vector ports bound ymm at 16 B per 8 cycles = 6000, and zmm's 7.6
+     * (below, no mix measured there) is now the best; the VPTERNLOGQ form at 14 a register,
+     * 7 (over 1.05 x 6.6): 6857.143, ymm the best again; 14 rounds unmeasured: aes-256 as
+     * before */
+    s.insn[SIL_GCM_Y10S].ok = 1;
+    s.insn[SIL_GCM_Y10S].tp_core = 16;
+    silicon_adopt(&s);
+    CHECK(silicon_ceiling_width("aes-128-gcm", 0, SILICON_YMM, &x, why, sizeof why) == 0,
+          "ymm GCM: %s", why);
+    near(x, 6000, "aes-128-gcm on ymm, the mix at 16", why);
+    CHECK(strstr(why, "vector issue ports") && strstr(why, "6 ALU") && strstr(why, "4 x"),
+          "port-bound, schoolbook: %s", why);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 7.6 * 3000, "aes-128-gcm, zmm best",
+         why);
+    s.insn[SIL_GCM_Y10ST].ok = 1;
+    s.insn[SIL_GCM_Y10ST].tp_core = 14;
+    silicon_adopt(&s);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 7 * 3000, "aes-128-gcm, VPTERNLOGQ",
+         why);
+    CHECK(strstr(why, "4 ALU"), "the VPTERNLOGQ loop bounds it: %s", why);
+    near(ceiling("aes-256-gcm", 0, why, sizeof why), 16.0 / 8.2 * 3000, "aes-256-gcm, no 14", why);
+    /* Karatsuba at 13.9 (6.95 per 16 B, 1.053 x 6.6) is the fastest form: 6906.475, 3
+     * multiplies */
+    s.insn[SIL_GCM_Y10K].ok = 1;
+    s.insn[SIL_GCM_Y10K].tp_core = 13.9;
+    silicon_adopt(&s);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 6.95 * 3000,
+         "aes-128-gcm, Karatsuba", why);
+    CHECK(strstr(why, "3 x") && strstr(why, "7 ALU"), "the Karatsuba loop bounds it: %s", why);
+    /* 13.6 a register (6.8, 1.03 x the units' 6.6) is within the loops' noise: the units
+     * bound it; 12 (6 per 16 B) is under them */
+    s.insn[SIL_GCM_Y10S].tp_core = s.insn[SIL_GCM_Y10ST].tp_core = 13.6;
+    s.insn[SIL_GCM_Y10K].tp_core = 13.6;
+    silicon_adopt(&s);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 6.6 * 3000, "aes-128-gcm, mix 1.03x",
+         why);
+    CHECK(strstr(why, "shared issue") != NULL, "within 5 %% of the units' bound: %s", why);
+    s.insn[SIL_GCM_Y10S].tp_core = s.insn[SIL_GCM_Y10ST].tp_core = 12;
+    s.insn[SIL_GCM_Y10K].tp_core = 12;
+    silicon_adopt(&s);
+    near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 6.6 * 3000, "aes-128-gcm, mix 12",
+         why);
+    CHECK(strstr(why, "shared issue") != NULL, "under the units' bound: %s", why);
+    s.insn[SIL_GCM_Y10S].ok = s.insn[SIL_GCM_Y10ST].ok = s.insn[SIL_GCM_Y10K].ok = 0;
+    silicon_adopt(&s);
     /* zmm alone: CTR 64 B per 10 x 2.5 = 7680 (below ymm's 9600, so not the best); GCM per
      * 16 B: AES 10 x 2.5 / 4 = 6.25, GHASH 3 x 4 / 4 + 2 x 4 / 32 = 3.25, together 9.5 / 1.25
      * = 7.6 cycles: 16 B per 7.6 cycles = 6315.789 */
@@ -426,6 +520,7 @@ int main(int argc, char **argv)
     check_mix(l, SIL_MIX, SIL_AESENC, SIL_PCLMULQDQ);
     check_mix(l, SIL_VMIX, SIL_VAESENC, SIL_VPCLMULQDQ);
     check_mix(l, SIL_VMIX_Z, SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z);
+    check_gcm_mix(l);
     check_model(l);
 #if defined(__x86_64__)
     check_reality(l);

@@ -129,7 +129,7 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_WARN), "fell back");
         return;
     }
-    if (c->d.spell) { /* a narrow interval of its own, yet taken while the machine moved */
+    if (c->d.spell && c->d.noisy) { /* narrow intervals, yet taken while the machine moved */
         ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~spell");
         return;
     }
@@ -184,7 +184,8 @@ void chart_details(int y, int w, const struct cell *c)
                      r->cycles_per_byte, algo_sized(al) ? "B" : "op", r->cycle_clock);
         /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
         const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best"
-                         : c->d.spell ? ", noisy: its column was measured in a turbulent spell"
+                         : c->d.spell && c->d.noisy
+                             ? ", noisy: its column was measured in a turbulent spell"
                          : c->d.noisy ? ", noisy: no claim" : "";
         if (r->fallback) { /* what the figure really is comes first */
             ui_textf(y, 1, w - 2, ui_attr(ROLE_WARN), "%s: %s %s fallback: %s", head,

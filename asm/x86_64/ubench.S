@@ -684,4 +684,68 @@ ubench_vaes_vclmul_mix:
     vpclmulqdq $0x00, %zmm15, %zmm14, %zmm14
     ZLOOP_END ubench_vaes512_vclmul512_mix
 
+/* GCM's least instruction mix a register of blocks, for its ceiling (src/silicon.h): \r
+ * AES rounds; a product's carry-less multiplies, four schoolbook or three Karatsuba (\kara)
+ * with the data's half-sum (a shuffle and an XOR; H's are precomputed); and the vector ALU
+ * work no stitched GCM goes without: the XOR with the data and the byte swap of the block
+ * hashed, then the products added into the sums: an XOR each, or with VPTERNLOGQ (\tern) two
+ * at once (schoolbook's four in two; Karatsuba's three, two registers' six in three). The
+ * counter and round key 0 are not here: general registers can make them, and a load brings
+ * them. Every instruction writes a register nothing reads (sources %\reg\()12..15), so the
+ * loop is throughput alone: what the units and the vector issue ports do with the mix.
+ * Four registers a body (UBENCH_GCM_REGS); \xor is VPXOR (VEX) or VPXORQ (EVEX). */
+.macro GCMMIX reg, r, tern, kara, xor
+    .irp j, 0, 1, 2, 3
+    .rept   \r
+    vaesenc %\reg\()15, %\reg\()14, %\reg\()0
+    .endr
+    vpclmulqdq $0x00, %\reg\()15, %\reg\()14, %\reg\()1
+    vpclmulqdq $0x11, %\reg\()15, %\reg\()13, %\reg\()2
+    vpclmulqdq $0x01, %\reg\()15, %\reg\()14, %\reg\()3
+    .if \kara
+    vpshufd $0x4e, %\reg\()13, %\reg\()4
+    \xor    %\reg\()12, %\reg\()14, %\reg\()5
+    .else
+    vpclmulqdq $0x10, %\reg\()15, %\reg\()13, %\reg\()4
+    .endif
+    \xor    %\reg\()15, %\reg\()13, %\reg\()6
+    vpshufb %\reg\()12, %\reg\()13, %\reg\()8
+    .if \tern
+    vpternlogq $0x96, %\reg\()15, %\reg\()14, %\reg\()9
+    .if \kara == 0 || \j % 2 == 0
+    vpternlogq $0x96, %\reg\()15, %\reg\()13, %\reg\()10
+    .endif
+    .else
+    \xor    %\reg\()15, %\reg\()14, %\reg\()9
+    \xor    %\reg\()15, %\reg\()13, %\reg\()10
+    \xor    %\reg\()12, %\reg\()13, %\reg\()11
+    .if \kara == 0
+    \xor    %\reg\()12, %\reg\()15, %\reg\()7
+    .endif
+    .endif
+    .endr
+.endm
+
+/* void ubench_gcm_<loop>(uint64_t iters): the loops of src/silicon.h's SILICON_GCM_LOOPS,
+ * GCMMIX on xmm (VEX: AVX), ymm (VAES, VPCLMULQDQ, AVX2) and zmm (AVX512F, AVX512BW), with
+ * 10 and 14 rounds, schoolbook (s) or Karatsuba (k), with VPTERNLOGQ (t: EVEX, AVX512F and
+ * AVX512VL on xmm and ymm) or without */
+.macro GCMLOOP name, reg, r, tern, kara, xor
+    ZLOOP   \name
+    GCMMIX  \reg, \r, \tern, \kara, \xor
+    ZLOOP_END \name
+.endm
+.irp r, 10, 14
+    GCMLOOP ubench_gcm_x\r\()s, xmm, \r, 0, 0, vpxor
+    GCMLOOP ubench_gcm_x\r\()st, xmm, \r, 1, 0, vpxorq
+    GCMLOOP ubench_gcm_x\r\()k, xmm, \r, 0, 1, vpxor
+    GCMLOOP ubench_gcm_x\r\()kt, xmm, \r, 1, 1, vpxorq
+    GCMLOOP ubench_gcm_y\r\()s, ymm, \r, 0, 0, vpxor
+    GCMLOOP ubench_gcm_y\r\()st, ymm, \r, 1, 0, vpxorq
+    GCMLOOP ubench_gcm_y\r\()k, ymm, \r, 0, 1, vpxor
+    GCMLOOP ubench_gcm_y\r\()kt, ymm, \r, 1, 1, vpxorq
+    GCMLOOP ubench_gcm_z\r\()st, zmm, \r, 1, 0, vpxorq
+    GCMLOOP ubench_gcm_z\r\()kt, zmm, \r, 1, 1, vpxorq
+.endr
+
     .section .note.GNU-stack, "", @progbits
