@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -91,6 +92,15 @@ static void test_avoid(const cpu_set_t *all)
     CHECK(same_set(&now, all), "and the set is as it was");
 }
 
+/* A child's affinity: that CPU alone. */
+static void pin_to(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);
+}
+
 /* A CPU where another program is busy is passed over: a child spins on the second CPU of the
  * set for 0.4 s (40 ticks of /proc/stat, over the 20 a verdict needs), and no pick after it
  * is that CPU; the verdict says so. The probe alone reads it as fast as any some of the time
@@ -106,10 +116,7 @@ static void test_busy(const cpu_set_t *all)
     cpupick_fastest(why, sizeof why); /* the ticks so far: where the next verdict starts */
     pid_t kid = fork();
     if (kid == 0) {
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(busy, &one);
-        sched_setaffinity(0, sizeof one, &one);
+        pin_to(busy);
         alarm(30); /* never outlives a stuck suite */
         for (volatile unsigned long k = 0;; k++)
             ;
@@ -130,6 +137,49 @@ static void test_busy(const cpu_set_t *all)
           on_busy, picks);
 }
 
+/* A child of ours spins 0.4 s on `cpu` and is reaped, as a -t N worker on a CPU no pick
+ * chose. */
+static void worker_on(int cpu)
+{
+    pid_t kid = fork();
+    if (kid == 0) {
+        pin_to(cpu);
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do
+            clock_gettime(CLOCK_MONOTONIC, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 400000000L);
+        _exit(0);
+    }
+    CHECK(kid > 0, "a worker child started");
+    if (kid > 0)
+        waitpid(kid, NULL, 0);
+}
+
+/* Workers on a CPU no pick chose: their time, counted to the CPU picked last, makes theirs
+ * read as another program's (busy) unless cpupick_forget came first; then no CPU is. */
+static void test_forget(const cpu_set_t *all)
+{
+    if (CPU_COUNT(all) < 2) {
+        UNAVAILABLE("verdicts forgotten for -t N", "this process may use one CPU");
+        return;
+    }
+    char why[120] = "";
+    int said[2];
+    for (int forget = 0; forget < 2; forget++) {
+        cpupick_forget();
+        int p = cpupick_fastest(why, sizeof why); /* the ticks so far: the baseline */
+        int q = first_cpu(all, -1) == p ? first_cpu(all, p) : first_cpu(all, -1);
+        worker_on(q);
+        if (forget)
+            cpupick_forget();
+        cpupick_fastest(why, sizeof why);
+        said[forget] = cpupick_busy(q);
+    }
+    CHECK(said[0] == 1 && said[1] == 0, "a worker's CPU said busy without cpupick_forget (%d), "
+          "not with it (%d)", said[0], said[1]);
+}
+
 int main(void)
 {
     cpu_set_t all;
@@ -141,5 +191,6 @@ int main(void)
     test_one_cpu(&all);
     test_avoid(&all);
     test_busy(&all);
+    test_forget(&all);
     return check_done();
 }
