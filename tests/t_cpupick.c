@@ -3,6 +3,7 @@
  * drops that one alone and is undone; a CPU busy with another program is passed over. On any machine: the one-CPU cases are made by
  * narrowing this process's own set; with a single CPU to begin with, the others say so. */
 #include <sched.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 
 #include "check.h"
 #include "cpupick.h"
+#include "procstat.h"
 
 static int same_set(const cpu_set_t *a, const cpu_set_t *b)
 {
@@ -101,17 +103,22 @@ static void pin_to(int cpu)
     sched_setaffinity(0, sizeof one, &one);
 }
 
-/* A CPU where another program is busy is passed over: a child spins on the second CPU of the
- * set for 0.4 s (40 ticks of /proc/stat, over the 20 a verdict needs), and no pick after it
- * is that CPU; the verdict says so. The probe alone reads it as fast as any some of the time
- * (with the rule left out, picks took it 0, 3 and 6 times of 6 in different runs). */
-static void test_busy(const cpu_set_t *all)
+/* The other CPU's user ticks (programs) and all its ticks since *u, *t (read again). */
+static void ticks_since(int cpu, long long *u, long long *t)
 {
-    if (CPU_COUNT(all) < 2) {
-        UNAVAILABLE("a busy CPU passed over", "this process may use one CPU");
-        return;
-    }
-    int busy = first_cpu(all, first_cpu(all, -1));
+    char *text = procstat_text();
+    long long u1 = -1, t1 = -1;
+    procstat_cpu(text, cpu, &u1, &t1);
+    free(text);
+    long long du = u1 - *u, dt = t1 - *t;
+    *u = du, *t = dt;
+}
+
+/* One try of test_busy: 1 done, 0 the other CPU was busy with a program not ours (/proc/stat
+ * says so over the child's 0.4 s), so the try proves nothing either way. */
+static int busy_once(const cpu_set_t *all, int last)
+{
+    int busy = first_cpu(all, first_cpu(all, -1)), idle = first_cpu(all, -1);
     char why[120] = "";
     cpupick_fastest(why, sizeof why); /* the ticks so far: where the next verdict starts */
     pid_t kid = fork();
@@ -123,18 +130,50 @@ static void test_busy(const cpu_set_t *all)
     }
     CHECK(kid > 0, "a busy child started");
     if (kid < 0)
-        return;
-    usleep(400000);
+        return 1;
+    long long u = 0, t = 0;
+    char *text = procstat_text();
+    procstat_cpu(text, idle, &u, &t);
+    free(text);
+    usleep(400000); /* this process sleeps: the idle CPU's user ticks are other programs' */
+    ticks_since(idle, &u, &t);
     int on_busy = 0, picks = 6;
     for (int k = 0; k < picks; k++)
         on_busy += cpupick_fastest(why, sizeof why) == busy;
-    int said = cpupick_busy(busy), other = cpupick_busy(first_cpu(all, -1));
+    int said = cpupick_busy(busy), other = cpupick_busy(idle);
     kill(kid, SIGKILL);
     waitpid(kid, NULL, 0);
-    CHECK(said && !other, "CPU %d said busy (%d), CPU %d not (%d)", busy, said,
-          first_cpu(all, -1), other);
+    if (other && t > 0 && 2 * u > t && !last) {
+        printf("note: CPU %d was busy with another program (%lld of %lld ticks): again\n", idle,
+               u, t);
+        return 0;
+    }
+    if (other && t > 0 && 2 * u > t) {
+        UNAVAILABLE("a busy CPU passed over", "another program kept the other CPU busy too, "
+                    "three times");
+        return 1;
+    }
+    CHECK(said && !other, "CPU %d said busy (%d), CPU %d not (%d; %lld of its %lld ticks were "
+          "programs')", busy, said, idle, other, u, t);
     CHECK(on_busy == 0, "CPU %d, busy with another program, was picked %d times of %d", busy,
           on_busy, picks);
+    return 1;
+}
+
+/* A CPU where another program is busy is passed over: a child spins on the second CPU of the
+ * set for 0.4 s (40 ticks of /proc/stat, over the 20 a verdict needs), and no pick after it
+ * is that CPU; the verdict says so. The probe alone reads it as fast as any some of the time
+ * (with the rule left out, picks took it 0, 3 and 6 times of 6 in different runs). A program
+ * of someone else's on the other CPU (a build beside the suite once) makes that CPU busy as
+ * well, truly: such a try is taken again, up to three times. */
+static void test_busy(const cpu_set_t *all)
+{
+    if (CPU_COUNT(all) < 2) {
+        UNAVAILABLE("a busy CPU passed over", "this process may use one CPU");
+        return;
+    }
+    for (int k = 0; k < 3 && !busy_once(all, k == 2); k++)
+        ;
 }
 
 /* A child of ours spins 0.4 s on `cpu` and is reaped, as a -t N worker on a CPU no pick

@@ -36,17 +36,17 @@ static int mix_in_range(const struct silicon *l, enum silicon_insn mix, enum sil
  * fresh measurements must both be out of range too for a failure. Fresh means a new program
  * (this one, run again with --mix): a forked child would inherit the parent's cached figures
  * and only judge them again. */
-static int mix_retry(enum silicon_insn mix, enum silicon_insn aes, enum silicon_insn clmul)
+static int fresh_retry(const char *name, const char *mode, int x, int y, int z)
 {
     for (int k = 0; k < 2; k++) {
         char a[3][16];
-        snprintf(a[0], sizeof a[0], "%d", (int)mix);
-        snprintf(a[1], sizeof a[1], "%d", (int)aes);
-        snprintf(a[2], sizeof a[2], "%d", (int)clmul);
+        snprintf(a[0], sizeof a[0], "%d", x);
+        snprintf(a[1], sizeof a[1], "%d", y);
+        snprintf(a[2], sizeof a[2], "%d", z);
         fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
-            execl("/proc/self/exe", "t_silicon", "--mix", a[0], a[1], a[2], (char *)NULL);
+            execl("/proc/self/exe", "t_silicon", mode, a[0], a[1], a[2], (char *)NULL);
             _exit(3);
         }
         int st = 0, ran = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st);
@@ -54,9 +54,14 @@ static int mix_retry(enum silicon_insn mix, enum silicon_insn aes, enum silicon_
             return k + 2; /* the measurement that was in range */
         if (!ran || WEXITSTATUS(st) != 1)
             printf("note: %s: fresh measurement %d did not run (pid %d, wait status %d)\n",
-                   silicon_get()->insn[mix].name, k + 2, (int)pid, st);
+                   name, k + 2, (int)pid, st);
     }
     return 0;
+}
+
+static int mix_retry(enum silicon_insn mix, enum silicon_insn aes, enum silicon_insn clmul)
+{
+    return fresh_retry(silicon_get()->insn[mix].name, "--mix", (int)mix, (int)aes, (int)clmul);
 }
 
 /* t_silicon --mix MIX AES CLMUL: one fresh measurement, exit 0 when the mix is in range. */
@@ -273,37 +278,73 @@ static double ceiling(const char *alg, int decrypt, char *why, size_t n)
 /* GCM's least-mix loops, a register: never faster than their rounds of AES alone (the AES
  * unit's reciprocal throughput at that width), never slower than every instruction one after
  * the other (the AES and multiply parts at theirs, an ALU instruction a cycle), with room for
- * a busy host; the VPTERNLOGQ form, two instructions fewer, no slower than the two-way one. */
+ * a busy host; the VPTERNLOGQ form, two instructions fewer, no slower than the two-way one.
+ * Each is judged on three measurements as check_mix is (a helper build beside the suite once
+ * read AES alone at 8.49 core cycles for 14 rounds, 0.61 an instruction, over the mix's 7.40). */
+static const struct {
+    enum silicon_insn loop;
+    int blocks, rounds, mult, alu4, tern;
+} gcm_loops[] = {
+#define T_LOOP(ID, loop, w, blocks, rounds, mult, alu4, tern, label) \
+    { SIL_GCM_##ID, blocks, rounds, mult, alu4, tern },
+    SILICON_GCM_LOOPS(T_LOOP)
+#undef T_LOOP
+};
+#define N_GCM_LOOPS (sizeof gcm_loops / sizeof gcm_loops[0])
+
+/* The two-way form of loop k (a VPTERNLOGQ one), or -1. */
+static int gcm_two_way(const struct silicon *l, size_t k)
+{
+    for (size_t j = 0; j < N_GCM_LOOPS && gcm_loops[k].tern; j++)
+        if (!gcm_loops[j].tern && gcm_loops[j].blocks == gcm_loops[k].blocks &&
+            gcm_loops[j].rounds == gcm_loops[k].rounds &&
+            gcm_loops[j].mult == gcm_loops[k].mult && l->insn[gcm_loops[j].loop].ok)
+            return (int)j;
+    return -1;
+}
+
+/* Loop k's bounds; 1 when it is within them, -1 when it or its parts were not measured. */
+static int gcm_in_range(const struct silicon *l, size_t k, double *lo, double *hi)
+{
+    int w = gcm_loops[k].blocks;
+    const struct silicon_insn_result *g = &l->insn[gcm_loops[k].loop],
+        *a = &l->insn[w == 4 ? SIL_VAESENC_Z : w == 2 ? SIL_VAESENC : SIL_AESENC],
+        *p = &l->insn[w == 4 ? SIL_VPCLMULQDQ_Z : w == 2 ? SIL_VPCLMULQDQ : SIL_PCLMULQDQ];
+    if (!g->ok || !a->ok || !p->ok)
+        return -1;
+    *lo = gcm_loops[k].rounds * a->tp_core;
+    *hi = *lo + gcm_loops[k].mult * p->tp_core + gcm_loops[k].alu4 / 4.0;
+    int j = gcm_two_way(l, k);
+    return g->tp_core >= *lo * 0.9 && g->tp_core <= *hi * 1.5 &&
+           (j < 0 || g->tp_core <= l->insn[gcm_loops[j].loop].tp_core * 1.1);
+}
+
+/* t_silicon --gcm K 0 0: one fresh measurement, exit 0 when loop K is in range. */
+static int gcm_child(char **argv)
+{
+    double lo, hi;
+    size_t k = (size_t)atoi(argv[2]);
+    return k < N_GCM_LOOPS && silicon_measure() == 0 && gcm_in_range(silicon_get(), k, &lo, &hi) == 1
+               ? 0 : 1;
+}
+
 static void check_gcm_mix(const struct silicon *l)
 {
-    static const struct {
-        enum silicon_insn loop;
-        int blocks, rounds, mult, alu4, tern;
-    } loops[] = {
-#define T_LOOP(ID, loop, w, blocks, rounds, mult, alu4, tern, label) \
-        { SIL_GCM_##ID, blocks, rounds, mult, alu4, tern },
-        SILICON_GCM_LOOPS(T_LOOP)
-#undef T_LOOP
-    };
-    const size_t n = sizeof loops / sizeof loops[0];
-    for (size_t k = 0; k < n; k++) {
-        int w = loops[k].blocks;
-        const struct silicon_insn_result *g = &l->insn[loops[k].loop],
-            *a = &l->insn[w == 4 ? SIL_VAESENC_Z : w == 2 ? SIL_VAESENC : SIL_AESENC],
-            *p = &l->insn[w == 4 ? SIL_VPCLMULQDQ_Z : w == 2 ? SIL_VPCLMULQDQ : SIL_PCLMULQDQ];
-        if (!g->ok || !a->ok || !p->ok)
+    for (size_t k = 0; k < N_GCM_LOOPS; k++) {
+        double lo = 0, hi = 0;
+        int in = gcm_in_range(l, k, &lo, &hi);
+        if (in < 0)
             continue;
-        double lo = loops[k].rounds * a->tp_core,
-               hi = lo + loops[k].mult * p->tp_core + loops[k].alu4 / 4.0;
-        CHECK(g->tp_core >= lo * 0.9 && g->tp_core <= hi * 1.5,
-              "%s: %.2f core cycles a register, between its AES alone %.2f and all one after "
-              "the other %.2f", g->name, g->tp_core, lo, hi);
-        for (size_t j = 0; j < n && loops[k].tern; j++) /* the two-way form of the same loop */
-            if (!loops[j].tern && loops[j].blocks == w && loops[j].rounds == loops[k].rounds &&
-                loops[j].mult == loops[k].mult && l->insn[loops[j].loop].ok)
-                CHECK(g->tp_core <= l->insn[loops[j].loop].tp_core * 1.1,
-                      "%s %.2f no slower than %s %.2f", g->name, g->tp_core,
-                      l->insn[loops[j].loop].name, l->insn[loops[j].loop].tp_core);
+        const struct silicon_insn_result *g = &l->insn[gcm_loops[k].loop];
+        int j = gcm_two_way(l, k);
+        int again = in ? 1 : fresh_retry(g->name, "--gcm", (int)k, 0, 0);
+        if (!in && again)
+            printf("note: %s: %.2f core cycles a register, out of range once, in range on "
+                   "measurement %d of 3\n", g->name, g->tp_core, again);
+        CHECK(again, "%s: %.2f core cycles a register, between its AES alone %.2f and all one "
+              "after the other %.2f, no slower than its two-way form %.2f (and out of range on "
+              "two more measurements)", g->name, g->tp_core, lo, hi,
+              j < 0 ? 0.0 : l->insn[gcm_loops[j].loop].tp_core);
     }
 }
 
@@ -480,6 +521,8 @@ int main(int argc, char **argv)
 {
     if (argc == 5 && !strcmp(argv[1], "--mix"))
         return mix_child(argv);
+    if (argc == 5 && !strcmp(argv[1], "--gcm"))
+        return gcm_child(argv);
     int rc = silicon_measure();
     const struct silicon *l = silicon_get();
     /* Measured once: the figures, timings of their own, are the same bits after more calls. */
