@@ -82,8 +82,12 @@ long sched_current(const struct session *s); /* the cell sampling or starting; -
 /* A sample lasts --time / SCHED_SAMPLES: short samples make many pairs within the budget and
  * pairs close in time (the VM's speed moves within a second); each round also costs the
  * worker's warm-up (engine.c GO_LEAD_NS for -t N, worker.c WARM_NS for one worker), so not
- * shorter. */
-#define SCHED_SAMPLES 16
+ * much shorter. 32 (4.7 ms at the default --time) rather than 16: on the Emerald Rapids VM
+ * (family 6 model 207, 2026-12-03) the memory path was calm only 18 % of the time, in spells
+ * of a median 14 ms (tests/bench/probes_bench), so 9.4 ms windows with their probes seldom
+ * fitted in one; with this and worker.h's 60 ms wait, trust.sh's runs called 97 % of cells
+ * quiet (43 % before) and 92 % of speed-ups (27 %). */
+#define SCHED_SAMPLES 32
 #define SCHED_ROUND_CAP 48 /* rounds at most, disturbed ones too (a machine never settling) */
 #if SCHED_ROUND_CAP > RESULT_MAX_ROUNDS
 #error "every round a cell takes must have a slot in result.round_mb"

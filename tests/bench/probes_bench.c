@@ -16,6 +16,14 @@
  * probe (`load`), 20 s later that day: 34.9 %, 0.82 with portable, -0.79 with a ratio that
  * moved 27 %, while the clock probe moved 4.1 %. The VM's slow
  * phases are in the memory path, where the dependent-add chain hardly looks.
+ * On the Emerald Rapids VM (family 6 model 207, 2026-12-03, 20 s) portable moved 100 % and
+ * B/A 56-68 %, A's speed bimodal: calm 18 % of the time in spells of a median 14 ms (90th
+ * percentile 57 ms), slow ones a median 28 ms (300 ms); 20 s later calm 63 %, spells a median
+ * 22 ms, slow 13 ms. Inside calm spells B/A held within 1.5-2.9 % (25th to 75th percentile),
+ * inside slow ones it moved 14-16 %: figures are to be taken in calm spells, and a sample must
+ * fit in one (session_priv.h SCHED_SAMPLES, worker.h WORKER_WAIT_MAX_NS).
+ * PROBES_DUMP=FILE writes each bin (ms from the start, then the probes' medians in the order
+ * of the table).
  *   make build/native/tests/bench/probes_bench && build/native/tests/bench/probes_bench
  *   probes_bench [-s SECONDS] [-a ALG] [-z SIZE] [-i IMPL_A,IMPL_B] */
 #include <math.h>
@@ -115,6 +123,62 @@ static double spread_pct(const double *logv, size_t n)
     return r;
 }
 
+/* The 25th to 75th percentile spread, in %, of n log values. */
+static double iqr_pct(const double *logv, size_t n)
+{
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
+        abort();
+    memcpy(s, logv, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp);
+    double r = n ? (exp(s[n * 3 / 4] - s[n / 4]) - 1) * 100 : 0;
+    free(s);
+    return r;
+}
+
+/* Calm and slow spells by A's speed: a bin is calm when A is within 10 % of its 90th
+ * percentile (the slow-phase rule's reference and tolerance, stats.h); how much of the time
+ * each took, how long a spell lasted, and how tight B/A is inside each: what a sample must fit
+ * in to be calm, and whether the comparison holds still there. */
+static void phases(const double *loga, const double *ratio, const double *t_ms, size_t n)
+{
+    if (n < 20)
+        return;
+    double *s = malloc(n * sizeof *s), *rin[2], *len[2];
+    size_t nr[2] = { 0 }, nl[2] = { 0 };
+    if (!s)
+        abort();
+    memcpy(s, loga, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp);
+    double calm = s[n * 9 / 10] + log(0.9);
+    for (int k = 0; k < 2; k++)
+        if (!(rin[k] = malloc(n * sizeof *rin[k])) || !(len[k] = malloc(n * sizeof *len[k])))
+            abort();
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = loga[i] >= calm;
+        rin[c][nr[c]++] = ratio[i];
+        if (i + 1 == n || (loga[i + 1] >= calm) != c) { /* a spell ends */
+            len[c][nl[c]++] = t_ms[i] - (from ? t_ms[from - 1] : 0);
+            from = i + 1;
+        }
+    }
+    static const char *const what[2] = { "slow", "calm" };
+    for (int c = 1; c >= 0; c--) {
+        double total = 0;
+        for (size_t i = 0; i < nl[c]; i++)
+            total += len[c][i];
+        qsort(len[c], nl[c], sizeof *len[c], cmp);
+        printf("%s spells: %.0f %% of the time, %zu spells, median %.0f ms, 90th pct %.0f ms; "
+               "B/A spread 25-75th pct %.1f %% inside them\n", what[c],
+               100 * total / t_ms[n - 1], nl[c], nl[c] ? len[c][nl[c] / 2] : 0,
+               nl[c] ? len[c][nl[c] * 9 / 10] : 0, iqr_pct(rin[c], nr[c]));
+        free(rin[c]);
+        free(len[c]);
+    }
+    free(s);
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 40;
@@ -167,7 +231,9 @@ int main(int argc, char **argv)
     size_t cap = 1 << 16, n = 0;
     double *v = malloc(cap * NPROBE * sizeof *v);
     double bin[NPROBE][BIN];
-    if (!v)
+    double *t_ms = malloc(cap * sizeof *t_ms);
+    uint64_t start = mono_ns();
+    if (!v || !t_ms)
         abort();
     uint64_t end = mono_ns() + (uint64_t)(seconds * 1e9);
     while (mono_ns() < end && n < cap) {
@@ -186,6 +252,7 @@ int main(int argc, char **argv)
             double m = bin[p][BIN / 2];
             v[p * cap + n] = m > 0 ? log(m) : 0;
         }
+        t_ms[n] = (double)(mono_ns() - start) / 1e6;
         n++;
     }
     double *ratio = malloc(n * sizeof *ratio);
@@ -204,6 +271,22 @@ int main(int argc, char **argv)
         printf("%-9s %9.1f %8.2f %8.2f %8.2f\n", names[p], spread_pct(v + p * cap, n),
                corr(v + p * cap, v + P_A * cap, n), corr(v + p * cap, v + P_B * cap, n),
                corr(v + p * cap, ratio, n));
+    phases(v + P_A * cap, ratio, t_ms, n);
+    /* PROBES_DUMP=FILE: each bin's time (ms from the start) and probes' medians, for a look
+     * at how long the phases last */
+    const char *dump = getenv("PROBES_DUMP");
+    FILE *df = dump ? fopen(dump, "w") : NULL;
+    if (dump && !df)
+        fprintf(stderr, "probes_bench: cannot write %s\n", dump);
+    for (size_t i = 0; df && i < n; i++) {
+        fprintf(df, "%.1f", t_ms[i]);
+        for (int p = 0; p < NPROBE; p++)
+            fprintf(df, " %.4g", exp(v[p * cap + i]));
+        fputc('\n', df);
+    }
+    if (df)
+        fclose(df);
+    free(t_ms);
     free(ratio);
     free(v);
     bench_side_free(&side[0]);
