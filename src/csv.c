@@ -13,6 +13,7 @@
 #include "algo.h"
 #include "machine.h"
 #include "spawn.h"
+#include "stats.h"
 
 void csv_quote(const char *in, char *out, size_t n)
 {
@@ -40,7 +41,7 @@ static const char *const columns[] = {
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
     "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op", "retaken_why",
+    "ops_per_s", "us_per_op", "retaken_why", "absolute",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -123,7 +124,15 @@ static void retaken_why(FILE *f, const struct cell *w)
         if (w->r.retaken[i] > 0 && k < sizeof b)
             k += (size_t)snprintf(b + k, sizeof b - k, "%s%s:%d", k ? " " : "",
                                   result_retaken_key(i), w->r.retaken[i]);
-    field(f, b, 1);
+    field(f, b, 0);
+}
+
+/* Whether the cell's MB/s itself is claimed to repeat (stats.h STATS_ABSOLUTE_CI_PCT), beside
+ * `quality` (its interval within +-5 %) and `comparison` (its xN). */
+static void absolute(FILE *f, const struct cell *w)
+{
+    int ok = w->r.status == RES_OK && w->r.quality != RESULT_UNRATED;
+    field(f, !ok ? "" : stats_absolute_quiet(&w->r) ? "quiet" : "noisy", 1);
 }
 
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
@@ -177,6 +186,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         quality(f, w);
         ops(f, w, pk);
         retaken_why(f, w);
+        absolute(f, w);
     }
     return ferror(f) ? -1 : 0;
 }

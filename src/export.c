@@ -13,6 +13,7 @@
 #include "csv.h"
 #include "machine.h"
 #include "report.h"
+#include "stats.h"
 #include "scaling.h"
 
 static const struct {
@@ -362,8 +363,9 @@ static void json_cell(FILE *f, const struct cell *c)
             first = 0;
         }
     fputs("}", f);
-    fprintf(f, ", \"quality\": \"%s\"}", r->quality == RESULT_NOISY ? "noisy"
-                                       : r->quality == RESULT_QUIET ? "quiet" : "");
+    fprintf(f, ", \"quality\": \"%s\", \"absolute\": \"%s\"}",
+            r->quality == RESULT_NOISY ? "noisy" : r->quality == RESULT_QUIET ? "quiet" : "",
+            r->quality == RESULT_UNRATED ? "" : stats_absolute_quiet(r) ? "quiet" : "noisy");
 }
 
 static void write_json(FILE *f, const struct cell *cells, size_t n)

@@ -467,6 +467,12 @@ int stats_quality(int rounds, int disturbed, double ci_pct)
                                                                            : RESULT_NOISY;
 }
 
+int stats_absolute_quiet(const struct result *r)
+{
+    return r->status == RES_OK && r->quality == RESULT_QUIET && r->ci_hi > 0 &&
+           r->ci_pct <= STATS_ABSOLUTE_CI_PCT;
+}
+
 int stats_rounds_trusted(const struct result *r)
 {
     return rounds_carry(r->rounds, r->disturbed) && !r->corun && !r->slow_phase;

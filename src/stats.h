@@ -32,6 +32,14 @@ struct stats_sample {
 #define STATS_MIN_SAMPLES 5     /* undisturbed rounds before a cell can be enough */
 #define STATS_ENOUGH_CI_PCT 2.0 /* the interval a cell keeps sampling for */
 #define STATS_NOISY_CI_PCT 5.0  /* wider than this at the end: noisy */
+/* The absolute figure's own claim (CSV `absolute`): a quiet cell whose interval is within
+ * 3/sqrt(2) % says that another run on the machine in the same state (clock_mhz) gives its
+ * MB/s within +-3 %: two independent medians each within +-2.1 % of the truth differ by at
+ * most ~3 % at the same confidence. A quiet cell wider than that vouches for comparisons
+ * (paired rounds) and its own interval, not for the next run's figure. Measured on the
+ * Emerald Rapids VM (tests/bench/trust.sh, 2026-12-03): cells quiet in both runs agreed
+ * within 3 % on 91 % at the +-5 % rule, 97.5 % at this one, which 85 % of cells met. */
+#define STATS_ABSOLUTE_CI_PCT 2.1
 #define STATS_CLOCK_TOL 0.05    /* a clock that moved more than this is disturbed */
 /* The vector probe's own tolerance; 0 = it is reported (result.vector_rate), never used to
  * call a sample disturbed. Measured on the Zen 3 VM, idle, 400 back-to-back probes of
@@ -183,6 +191,9 @@ const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, c
 
 /* enum result_quality from undisturbed and disturbed rounds and the interval. */
 int stats_quality(int rounds, int disturbed, double ci_pct);
+/* 1 when r's absolute figure is claimed repeatable (STATS_ABSOLUTE_CI_PCT): quiet and its
+ * interval within that. */
+int stats_absolute_quiet(const struct result *r);
 
 /* 1 when the 95 % intervals of two figures overlap: neither is faster than the other. 0 when
  * either has no interval. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "stats.h"
 #include "csv.h"
 #include "derive.h"
 #include "export.h"
@@ -106,6 +107,15 @@ static void test_svg(int kernel_fails)
     }
 }
 
+/* Lines of text that end with tail (tail ends in a newline). */
+static int lines_ending(const char *text, const char *tail)
+{
+    int k = 0;
+    for (const char *p = strstr(text, tail); p; p = strstr(p + 1, tail))
+        k++;
+    return k;
+}
+
 static void test_md_json_csv(void)
 {
     struct cell c[16];
@@ -116,6 +126,12 @@ static void test_md_json_csv(void)
     c[0].r.retaken[RESULT_RETAKEN_SLOW_PHASE] = 3;
     c[0].r.retaken[RESULT_RETAKEN_DESCHEDULED] = 1;
     c[7].r.retaken[RESULT_RETAKEN_STOLEN] = 2; /* a failed cell: its rounds are no figure */
+    /* absolute: quiet within +-2.1 % (the first), a quiet cell at +-2.5 % is not (the second),
+     * nor a noisy one within it (the third) */
+    double ci[3] = { 1.9, 2.5, 1.0 };
+    int q[3] = { RESULT_QUIET, RESULT_QUIET, RESULT_NOISY };
+    for (int i = 0; i < 3; i++)
+        c[i].r.quality = q[i], c[i].r.ci_pct = ci[i], c[i].r.ci_hi = c[i].r.mb_per_s * 1.01;
     snprintf(p, sizeof p, "%s/t.md", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
     char *md = csvr_slurp(p);
@@ -141,7 +157,8 @@ static void test_md_json_csv(void)
              "assert c[7][\"status\"] == \"unavailable\" and c[7][\"mb_per_s\"] is None and c[7][\"reason\"]; "
              "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]; "
              "assert c[0][\"retaken\"] == {\"descheduled\": 1, \"slow-memory\": 3}, c[0]; "
-             "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}' %s", n, p);
+             "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}; "
+             "assert [x[\"absolute\"] for x in c[:3]] == [\"quiet\", \"noisy\", \"noisy\"], c[:3]' %s", n, p);
     CHECK(sh(cmd) == 0, "JSON: machine metadata, every cell, no figure for a failed one");
 
     snprintf(p, sizeof p, "%s/t.csv", dir);
@@ -149,9 +166,13 @@ static void test_md_json_csv(void)
     char *csv = csvr_slurp(p);
     CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
-    CHECK(csv && strstr(csv, ",us_per_op,retaken_why\n") &&
-              strstr(csv, ",descheduled:1 slow-memory:3\n") && !strstr(csv, "stolen:"),
+    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute\n") &&
+              strstr(csv, ",descheduled:1 slow-memory:3,quiet\n") && !strstr(csv, "stolen:"),
           "CSV: retaken_why, each reason with its count; none for a failed cell");
+    CHECK(csv && lines_ending(csv, ",quiet\n") == 1 && lines_ending(csv, ",noisy\n") == 2,
+          "CSV: absolute quiet only for a quiet cell within +-%.1f %% (%d quiet, %d noisy)",
+          STATS_ABSOLUTE_CI_PCT, csv ? lines_ending(csv, ",quiet\n") : -1,
+          csv ? lines_ending(csv, ",noisy\n") : -1);
     free(csv);
     FILE *t = tmpfile();
     char line[512];

@@ -473,6 +473,26 @@ static void test_spell(void)
     CHECK(stats_spell(one, 2), "every round retaken: a spell");
 }
 
+/* The absolute claim: quiet and within STATS_ABSOLUTE_CI_PCT, on each side of it. */
+static void test_absolute(void)
+{
+    static const struct {
+        int status, quality;
+        double ci;
+        int want;
+    } t[] = {
+        { RES_OK, RESULT_QUIET, 2.0, 1 },   { RES_OK, RESULT_QUIET, 2.2, 0 },
+        { RES_OK, RESULT_QUIET, 4.9, 0 },   { RES_OK, RESULT_NOISY, 1.0, 0 },
+        { RES_CRASHED, RESULT_QUIET, 1.0, 0 }, { RES_OK, RESULT_UNRATED, 1.0, 0 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        struct result r = { .status = t[i].status, .quality = t[i].quality, .ci_pct = t[i].ci,
+                            .mb_per_s = 100, .ci_hi = 100 + t[i].ci };
+        CHECK(stats_absolute_quiet(&r) == t[i].want, "absolute: status %d quality %d +-%.1f %%: "
+              "%d, not %d", t[i].status, t[i].quality, t[i].ci, !t[i].want, t[i].want);
+    }
+}
+
 int main(void)
 {
     test_median();
@@ -486,5 +506,6 @@ int main(void)
     test_retaken_why();
     test_rules();
     test_spell();
+    test_absolute();
     return check_done();
 }
