@@ -86,7 +86,9 @@ long sched_current(const struct session *s); /* the cell sampling or starting; -
  * (family 6 model 207, 2026-12-03) the memory path was calm only 18 % of the time, in spells
  * of a median 14 ms (tests/bench/probes_bench), so 9.4 ms windows with their probes seldom
  * fitted in one; with this and worker.h's 60 ms wait, trust.sh's runs called 97 % of cells
- * quiet (43 % before) and 92 % of speed-ups (27 %). */
+ * quiet (43 % before) and 92 % of speed-ups (27 %) in one pair of runs (46 % and 13 % in
+ * the next, the host slower: README). Interleaved on a smaller selection, /16 and 20 ms gave
+ * 3 % and 40 % of cells quiet, /32 and 60 ms 82 % and 57 %. */
 #define SCHED_SAMPLES 32
 #define SCHED_ROUND_CAP 48 /* rounds at most, disturbed ones too (a machine never settling) */
 #if SCHED_ROUND_CAP > RESULT_MAX_ROUNDS
