@@ -364,8 +364,10 @@ static void json_cell(FILE *f, const struct cell *c)
         }
     fputs("}", f);
     fprintf(f, ", \"quality\": \"%s\", \"absolute\": \"%s\"}",
-            r->quality == RESULT_NOISY ? "noisy" : r->quality == RESULT_QUIET ? "quiet" : "",
-            r->quality == RESULT_UNRATED ? "" : stats_absolute_quiet(r) ? "quiet" : "noisy");
+            r->status != RES_OK ? "" : r->quality == RESULT_NOISY ? "noisy"
+                                     : r->quality == RESULT_QUIET ? "quiet" : "",
+            r->status != RES_OK || r->quality == RESULT_UNRATED ? ""
+                : stats_absolute_quiet(r) ? "quiet" : "noisy");
 }
 
 static void write_json(FILE *f, const struct cell *cells, size_t n)

@@ -38,7 +38,7 @@ struct stats_sample {
  * most ~3 % at the same confidence. A quiet cell wider than that vouches for comparisons
  * (paired rounds) and its own interval, not for the next run's figure. Measured on the
  * Emerald Rapids VM (tests/bench/trust.sh, 2026-12-03): cells quiet in both runs agreed
- * within 3 % on 91 % at the +-5 % rule, 97.5 % at this one, which 85 % of cells met. */
+ * within 3 % on 91 % at the +-5 % rule, 98 % at this one, which 85 % of cells met. */
 #define STATS_ABSOLUTE_CI_PCT 2.1
 #define STATS_CLOCK_TOL 0.05    /* a clock that moved more than this is disturbed */
 /* The vector probe's own tolerance; 0 = it is reported (result.vector_rate), never used to

@@ -132,6 +132,8 @@ static void test_md_json_csv(void)
     int q[3] = { RESULT_QUIET, RESULT_QUIET, RESULT_NOISY };
     for (int i = 0; i < 3; i++)
         c[i].r.quality = q[i], c[i].r.ci_pct = ci[i], c[i].r.ci_hi = c[i].r.mb_per_s * 1.01;
+    c[7].r.quality = RESULT_QUIET; /* a failed cell claims nothing, whatever its quality said */
+    c[7].r.ci_pct = 1.0, c[7].r.ci_hi = 1;
     snprintf(p, sizeof p, "%s/t.md", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
     char *md = csvr_slurp(p);
@@ -158,7 +160,8 @@ static void test_md_json_csv(void)
              "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]; "
              "assert c[0][\"retaken\"] == {\"descheduled\": 1, \"slow-memory\": 3}, c[0]; "
              "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}; "
-             "assert [x[\"absolute\"] for x in c[:3]] == [\"quiet\", \"noisy\", \"noisy\"], c[:3]' %s", n, p);
+             "assert [x[\"absolute\"] for x in c[:3]] == [\"quiet\", \"noisy\", \"noisy\"], c[:3]; "
+             "assert c[7][\"absolute\"] == \"\" and c[7][\"quality\"] == \"\", c[7]' %s", n, p);
     CHECK(sh(cmd) == 0, "JSON: machine metadata, every cell, no figure for a failed one");
 
     snprintf(p, sizeof p, "%s/t.csv", dir);

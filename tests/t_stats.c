@@ -484,10 +484,11 @@ static void test_absolute(void)
         { RES_OK, RESULT_QUIET, 2.0, 1 },   { RES_OK, RESULT_QUIET, 2.2, 0 },
         { RES_OK, RESULT_QUIET, 4.9, 0 },   { RES_OK, RESULT_NOISY, 1.0, 0 },
         { RES_CRASHED, RESULT_QUIET, 1.0, 0 }, { RES_OK, RESULT_UNRATED, 1.0, 0 },
+        { RES_OK, RESULT_QUIET, 0, 0 }, /* no interval at all (ci_hi 0 below) */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         struct result r = { .status = t[i].status, .quality = t[i].quality, .ci_pct = t[i].ci,
-                            .mb_per_s = 100, .ci_hi = 100 + t[i].ci };
+                            .mb_per_s = 100, .ci_hi = t[i].ci > 0 ? 100 + t[i].ci : 0 };
         CHECK(stats_absolute_quiet(&r) == t[i].want, "absolute: status %d quality %d +-%.1f %%: "
               "%d, not %d", t[i].status, t[i].quality, t[i].ci, !t[i].want, t[i].want);
     }
