@@ -103,15 +103,13 @@ static void pin_to(int cpu)
     sched_setaffinity(0, sizeof one, &one);
 }
 
-/* The other CPU's user ticks (programs) and all its ticks since *u, *t (read again). */
-static void ticks_since(int cpu, long long *u, long long *t)
+/* cpu's user ticks (programs) and all its ticks now (/proc/stat); -1 -1 unreadable. */
+static void cpu_ticks(int cpu, long long *u, long long *t)
 {
     char *text = procstat_text();
-    long long u1 = -1, t1 = -1;
-    procstat_cpu(text, cpu, &u1, &t1);
+    *u = *t = -1;
+    procstat_cpu(text, cpu, u, t);
     free(text);
-    long long du = u1 - *u, dt = t1 - *t;
-    *u = du, *t = dt;
 }
 
 /* One try of test_busy: 1 done, 0 the other CPU was busy with a program not ours (/proc/stat
@@ -131,12 +129,11 @@ static int busy_once(const cpu_set_t *all, int last)
     CHECK(kid > 0, "a busy child started");
     if (kid < 0)
         return 1;
-    long long u = 0, t = 0;
-    char *text = procstat_text();
-    procstat_cpu(text, idle, &u, &t);
-    free(text);
+    long long u0, t0, u1, t1;
+    cpu_ticks(idle, &u0, &t0);
     usleep(400000); /* this process sleeps: the idle CPU's user ticks are other programs' */
-    ticks_since(idle, &u, &t);
+    cpu_ticks(idle, &u1, &t1);
+    long long u = u1 - u0, t = t0 >= 0 && t1 >= 0 ? t1 - t0 : -1;
     int on_busy = 0, picks = 6;
     for (int k = 0; k < picks; k++)
         on_busy += cpupick_fastest(why, sizeof why) == busy;

@@ -111,29 +111,22 @@ static double corr(const double *x, const double *y, size_t n)
     return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
 
-static double spread_pct(const double *logv, size_t n)
-{
-    double *s = malloc(n * sizeof *s);
-    if (!s)
-        abort();
-    memcpy(s, logv, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp);
-    double r = (exp(s[n * 95 / 100] - s[n * 5 / 100]) - 1) * 100;
-    free(s);
-    return r;
-}
-
-/* The 25th to 75th percentile spread, in %, of n log values. */
-static double iqr_pct(const double *logv, size_t n)
+/* The spread between the lo-th and hi-th percentiles, in %, of n log values. */
+static double pct_spread(const double *logv, size_t n, int lo, int hi)
 {
     double *s = malloc((n ? n : 1) * sizeof *s);
     if (!s)
         abort();
     memcpy(s, logv, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp);
-    double r = n ? (exp(s[n * 3 / 4] - s[n / 4]) - 1) * 100 : 0;
+    double r = n ? (exp(s[n * (size_t)hi / 100] - s[n * (size_t)lo / 100]) - 1) * 100 : 0;
     free(s);
     return r;
+}
+
+static double spread_pct(const double *logv, size_t n)
+{
+    return pct_spread(logv, n, 5, 95);
 }
 
 /* Calm and slow spells by A's speed: a bin is calm when A is within 10 % of its 90th
@@ -172,7 +165,7 @@ static void phases(const double *loga, const double *ratio, const double *t_ms, 
         printf("%s spells: %.0f %% of the time, %zu spells, median %.0f ms, 90th pct %.0f ms; "
                "B/A spread 25-75th pct %.1f %% inside them\n", what[c],
                100 * total / t_ms[n - 1], nl[c], nl[c] ? len[c][nl[c] / 2] : 0,
-               nl[c] ? len[c][nl[c] * 9 / 10] : 0, iqr_pct(rin[c], nr[c]));
+               nl[c] ? len[c][nl[c] * 9 / 10] : 0, pct_spread(rin[c], nr[c], 25, 75));
         free(rin[c]);
         free(len[c]);
     }
