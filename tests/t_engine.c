@@ -342,19 +342,30 @@ static void test_scripted_load(const char *bin)
           engine_load_ref());
     engine_load_feed(96);
     CHECK(engine_load_ref() == 87, "96 in: of 1..96 (%g)", engine_load_ref());
-    /* the valve: most of 256 figures under the usual one, a new regime: start over */
+    /* the valve: the usual figure not reached by 4 of 256 figures, a new regime: start over */
     engine_load_forget();
     feed_load(1000, 16);
-    feed_load(500, 255 - 16);
-    CHECK(engine_load_ref() == 500, "under for a while: the percentile follows (%g)",
+    feed_load(500, 256 - 16);
+    CHECK(engine_load_ref() == 500, "under for a while in a short ring: the percentile follows "
+          "(%g)", engine_load_ref());
+    engine_load_forget();
+    feed_load(1000, 4096);
+    feed_load(500, 255);
+    CHECK(engine_load_ref() == 1000, "a full ring, 255 under it: the usual figure holds (%g)",
           engine_load_ref());
     engine_load_feed(500);
-    CHECK(engine_load_ref() == 0, "most of 256 under it: started over (%g)", engine_load_ref());
+    CHECK(engine_load_ref() == 0, "none of 256 reached it: started over (%g)", engine_load_ref());
     engine_load_forget();
-    feed_load(1000, 160);
-    feed_load(500, 256 - 160);
-    CHECK(engine_load_ref() == 1000, "under for 96 of 256: a phase, the usual figure holds (%g)",
-          engine_load_ref());
+    feed_load(1000, 4096);
+    for (int k = 0; k < 256; k++) /* 4 of 256 reach it, spread out: a host calm 2 % of the time */
+        engine_load_feed(k % 64 ? 500 : 1000);
+    CHECK(engine_load_ref() == 1000, "4 of 256 reached it: slow spells, the usual figure holds "
+          "(%g)", engine_load_ref());
+    engine_load_forget();
+    feed_load(1000, 4096);
+    for (int k = 0; k < 256; k++)
+        engine_load_feed(k % 86 ? 500 : 1000);
+    CHECK(engine_load_ref() == 0, "3 of 256: started over (%g)", engine_load_ref());
     engine_load_forget();
 }
 

@@ -23,7 +23,7 @@
  * inside slow ones it moved 14-16 %: figures are to be taken in calm spells, and a sample must
  * fit in one (session_priv.h SCHED_SAMPLES, worker.h WORKER_WAIT_MAX_NS).
  * PROBES_DUMP=FILE writes each bin (ms from the start, then the probes' medians in the order
- * of the table).
+ * of the table); PROBES_SINGLES=FILE each turn (its bin, the load figure, A's and B's MB/s).
  *   make build/native/tests/bench/probes_bench && build/native/tests/bench/probes_bench
  *   probes_bench [-s SECONDS] [-a ALG] [-z SIZE] [-i IMPL_A,IMPL_B] */
 #include <math.h>
@@ -42,6 +42,7 @@
 #define BIN 20
 #define RAW (1 << 20)
 static double raw[RAW]; /* the shipped probe's every reading, for its own jitter */
+static double raw_a[RAW], raw_b[RAW]; /* A's and B's speed in the same turn */
 static size_t nraw;
 #define CHASE_WORDS (256 * 1024 / sizeof(uint32_t))
 enum { P_CLOCK, P_VECTOR, P_SHIPPED, P_LOAD, P_CHASE, P_A, P_B, NPROBE };
@@ -172,6 +173,45 @@ static void phases(const double *loga, const double *ratio, const double *t_ms, 
     free(s);
 }
 
+/* The slow-phase rule (stats.h) judged on single turns: a turn is calm when A's own reading is
+ * within 10 % of A's 99th percentile (the top of the calm mode even when calm is rare), and the
+ * rule's reference is the 90th percentile of the load figure, as engine.c's; for a few
+ * tolerances, how many calm turns the rule would retake and how many slow ones it catches. */
+static void rule(const double *load, const double *a, size_t n)
+{
+    if (n < 100)
+        return;
+    double *s = malloc(n * sizeof *s);
+    if (!s)
+        abort();
+    memcpy(s, a, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp);
+    double calm_a = 0.9 * s[n * 99 / 100];
+    memcpy(s, load, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp);
+    double ref = s[n * 9 / 10];
+    static const double tols[] = { 0.05, STATS_LOAD_TOL, 0.2, 0.3 };
+    size_t ncalm = 0;
+    for (size_t i = 0; i < n; i++)
+        ncalm += a[i] >= calm_a;
+    printf("the slow-phase rule on single turns (A calm in %.1f %% of them, load reference "
+           "%.3g):\n", 100.0 * (double)ncalm / (double)n, ref);
+    for (size_t t = 0; t < sizeof tols / sizeof *tols; t++) {
+        size_t fc = 0, fs = 0;
+        for (size_t i = 0; i < n; i++) {
+            int slow = load[i] < ref * (1 - tols[t]);
+            if (a[i] >= calm_a)
+                fc += slow;
+            else
+                fs += slow;
+        }
+        printf("  tolerance %.2f%s: %.1f %% of calm turns retaken, %.1f %% of slow ones caught\n",
+               tols[t], tols[t] == STATS_LOAD_TOL ? " (stats.h)" : "", ncalm ? 100.0 * (double)fc / (double)ncalm : 0,
+               n > ncalm ? 100.0 * (double)fs / (double)(n - ncalm) : 0);
+    }
+    free(s);
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 40;
@@ -234,11 +274,15 @@ int main(int argc, char **argv)
             bin[P_CLOCK][b] = clock_probe_mhz();
             bin[P_VECTOR][b] = clock_probe_vector_rate();
             bin[P_SHIPPED][b] = stats_load_figure(clock_probe_load_rate(), bin[P_CLOCK][b]);
-            raw[nraw < RAW ? nraw++ : RAW - 1] = bin[P_SHIPPED][b];
             bin[P_LOAD][b] = load_probe();
             bin[P_CHASE][b] = chase_probe();
             bin[P_A][b] = op_probe(&side[0], size, reps[0]);
             bin[P_B][b] = op_probe(&side[1], size, reps[1]);
+            if (nraw < RAW) {
+                raw_a[nraw] = bin[P_A][b];
+                raw_b[nraw] = bin[P_B][b];
+                raw[nraw++] = bin[P_SHIPPED][b];
+            }
         }
         for (int p = 0; p < NPROBE; p++) {
             qsort(bin[p], BIN, sizeof bin[p][0], cmp);
@@ -265,6 +309,9 @@ int main(int argc, char **argv)
                corr(v + p * cap, v + P_A * cap, n), corr(v + p * cap, v + P_B * cap, n),
                corr(v + p * cap, ratio, n));
     phases(v + P_A * cap, ratio, t_ms, n);
+    for (size_t i = 0; i < nraw; i++)
+        raw[i] = exp(raw[i]);
+    rule(raw, raw_a, nraw);
     /* PROBES_DUMP=FILE: each bin's time (ms from the start) and probes' medians, for a look
      * at how long the phases last */
     const char *dump = getenv("PROBES_DUMP");
@@ -279,6 +326,12 @@ int main(int argc, char **argv)
     }
     if (df)
         fclose(df);
+    const char *sdump = getenv("PROBES_SINGLES");
+    FILE *sf = sdump ? fopen(sdump, "w") : NULL;
+    for (size_t i = 0; sf && i < nraw; i++)
+        fprintf(sf, "%zu %.5g %.5g %.5g\n", i / BIN, raw[i], raw_a[i], raw_b[i]);
+    if (sf)
+        fclose(sf);
     free(t_ms);
     free(ratio);
     free(v);
