@@ -4,13 +4,16 @@
 
 #include <dirent.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "procstat.h"
+#include "stats.h"
 
 static void say(struct noise *nz, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct noise *nz, const char *fmt, ...)
@@ -87,12 +90,66 @@ static void look_at_clock(struct noise *nz)
         say(nz, "cpufreq governor %s: the clock ramps with load, so short samples vary", gov);
     if (f)
         fclose(f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double noise_slow_share(const double *fig, int n)
+{
+    if (n < 100)
+        return 0;
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        abort();
+    memcpy(s, fig, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    double top = s[n * 99 / 100];
+    int slow = 0;
+    for (int i = 0; i < n; i++)
+        slow += stats_load_slow(fig[i], top);
+    free(s);
+    return (double)slow / n;
+}
+
+/* The load probe, as workers take it around their rounds, for SURVEY_NS; steal is counted
+ * over the same time. On the Emerald Rapids VM (2026-12-03) the host slowed the memory path
+ * half to nearly all of the time in spells of some 20 ms (tests/bench/probes_bench.c), and the
+ * slow-phase rule retook a third to all of a run's rounds: the user is told why the run is
+ * long or noisy before it starts. 150 ms spans several spells; a figure from it is rough, so
+ * it is said only from SURVEY_SLOW_PCT. */
+#define SURVEY_NS 150000000ull
+#define SURVEY_MAX 4096
+#define SURVEY_SLOW_PCT 20
+
+static uint64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void look_at_memory_path(struct noise *nz)
+{
+    static double fig[SURVEY_MAX];
+    int n = 0;
     long long s0 = steal_ticks();
-    struct timespec ts = { 0, 50 * 1000 * 1000 };
-    nanosleep(&ts, NULL);
+    for (uint64_t end = mono_ns() + SURVEY_NS; n < SURVEY_MAX && mono_ns() < end; n++) {
+        double mhz = clock_probe_mhz();
+        fig[n] = stats_load_figure(clock_probe_load_rate(), mhz);
+    }
     long long s1 = steal_ticks();
     if (s0 >= 0 && s1 > s0)
-        say(nz, "the hypervisor stole %lld ticks in 50 ms: this VM shares its CPUs", s1 - s0);
+        say(nz, "the hypervisor stole %lld ticks in %llu ms: this VM shares its CPUs", s1 - s0,
+            SURVEY_NS / 1000000);
+    double share = noise_slow_share(fig, n);
+    if (share * 100 >= SURVEY_SLOW_PCT)
+        say(nz, "the memory path ran slow %.0f %% of %llu ms (load probe; a host's slow spells): "
+            "rounds taken in them are retaken, so the run takes longer and more figures may "
+            "be noisy", share * 100, SURVEY_NS / 1000000);
 }
 
 void noise_survey(struct noise *nz)
@@ -100,6 +157,7 @@ void noise_survey(struct noise *nz)
     memset(nz, 0, sizeof *nz);
     look_at_load(nz);
     look_at_clock(nz);
+    look_at_memory_path(nz);
     static const char *const masks[] = { "OPENSSL_ia32cap", "OPENSSL_armcap" };
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         const char *v = getenv(masks[i]);

@@ -1,21 +1,29 @@
 /* What on this machine will make figures noisy or different from another run's, looked at
  * before a run: load against the CPUs, other busy processes, the cpufreq governor, a VM's
- * steal time, the user's own OpenSSL capability mask. Each finding is one line a person can
+ * steal time, a host's slow spells of the memory path, the user's own OpenSSL capability
+ * mask. Each finding is one line a person can
  * act on; `run` prints them and the TUI shows them at start. */
 #ifndef ACCELSCOPE_NOISE_H
 #define ACCELSCOPE_NOISE_H
 
 #include <stddef.h>
 
-#define NOISE_MAX 6
+#define NOISE_MAX 7
 
 struct noise {
     int n;
     char line[NOISE_MAX][200];
 };
 
-/* Looks (~50 ms: steal is read twice). Never fails: what cannot be read is not reported. */
+/* Looks (~150 ms: steal is read before and after the load probes). Never fails: what cannot
+ * be read is not reported. */
 void noise_survey(struct noise *out);
+
+/* The share (0..1) of n load figures (stats_load_figure) more than STATS_LOAD_TOL under their
+ * 99th percentile: the time the memory path spent in slow spells, by the slow-phase rule's
+ * own tolerance (stats.h), with the top of the calm readings as the usual figure. 0 for
+ * n < 100: too few to tell a spell from a probe's jitter. */
+double noise_slow_share(const double *fig, int n);
 
 /* The findings joined with "; " into buf ("" when none). */
 const char *noise_join(const struct noise *nz, char *buf, size_t n);
