@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -117,25 +118,31 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The usual figure not reached in the last LOAD_VALVE samples (fewer than LOAD_VALVE_CALM
- * within STATS_LOAD_TOL of it): not a phase but a new regime (a migrated VM, a lasting
- * neighbour), and the ring starts over rather than retake every round from then on. Counted
- * by the samples that reached it, not by those under it: on the Emerald Rapids VM the host
- * was calm 9-67 % of the time in spells of some 15 ms, with the load figure bimodal (calm
- * readings within 1 %, slow ones 10-50 % lower; tests/bench/probes_bench.c), so "most
- * samples under it" fired in a run at every half-slow stretch and set the reference from a
- * slow spell's figures. Replayed on probes_bench's turns as rounds (PROBES_SINGLES), the old
- * rule started over 11 times in 20 s at 10 % calm and 4 times in 10 s at 51 %, this one
- * never. */
+/* The usual figure not reached in a block of LOAD_VALVE samples (fewer than LOAD_VALVE_CALM
+ * read no more than STATS_LOAD_TOL / 2 under it; the blocks are counted from the ring's
+ * start, so a change is seen 256-511 samples later): not a phase but a new regime (a
+ * migrated VM, a lasting neighbour), and the ring starts over rather than retake every round
+ * from then on. Counted by the samples that reached it, not by those under it: on the
+ * Emerald Rapids VM (probes_bench, 2026-12-03) the host was calm 2-51 % of single turns in
+ * spells of some 10-20 ms, with the load figure bimodal (calm readings within 1 %, slow ones
+ * 10-50 % lower), so "most samples under it" fired at every half-slow stretch and re-based
+ * the reference on slow spells' figures. Half the tolerance, not all of it: a host 12 %
+ * slower with a 3 % jitter puts a tenth of its samples within 10 % of the old figure, and
+ * would never start over (helper-16's replay). Replayed on probes_bench's single turns
+ * (PROBES_SINGLES, two readings 15 turns apart as a sample's, no settle wait), the old rule
+ * started over 11 times in 20 s at 10 % calm and 4 times in 10 s at 51 %, this one never.
+ * A probe too noisy to judge by (one wide mode) is not caught by any such count: about a
+ * tenth of samples reach a 90th percentile by definition; its rounds are retaken, up to the
+ * round cap, and their cells come out noisy. */
 #define LOAD_VALVE 256
 #define LOAD_VALVE_CALM 4
 static size_t load_calm;
 
 void engine_load_feed(double rate)
 {
-    if (rate <= 0)
+    if (!(rate > 0) || !isfinite(rate)) /* a NaN from a sample line would upset the sort */
         return;
-    load_calm += load_ref > 0 && !stats_load_slow(rate, load_ref);
+    load_calm += load_ref > 0 && rate >= load_ref * (1 - STATS_LOAD_TOL / 2);
     load_ring[load_seen++ % LOAD_RING] = (float)rate;
     if (load_seen % LOAD_VALVE == 0) {
         int restart = load_ref > 0 && load_calm < LOAD_VALVE_CALM;

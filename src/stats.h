@@ -50,14 +50,15 @@ struct stats_sample {
 #define STATS_VECTOR_TOL 0.0
 /* The slow-phase rule's tolerance. The load probe's own jitter on the Zen 5 VM in a calm
  * spell: 32 single readings of a worker within 6 % (12074..12805); in a slow phase it read
- * 10-45 % lower,
- * as did the crypto code, unevenly (portable sha256 61 %, OpenSSL's SHA-NI code 20 %: the
- * ratio between them moved 35 %). Phases last longer than a cell's visit, so the reference
- * is the run's (engine.c), not the worker's median. On the Emerald Rapids VM (2026-12-03,
- * probes_bench's rule table on single turns) calm readings sat within 1 % (3.94..3.97) and
- * the rule retook 2.5 % of calm turns and caught 80 % of slow ones with the host calm half
- * the time; with it calm 2-6 % of the time, 4.7-10.1 % and 82-86 %. Tolerances from 0.05 to
- * 0.20 differ little in the first and 0.20 catches a third fewer in the second: 0.10 stays. */
+ * 10-45 % lower, as did the crypto code, unevenly (portable sha256 61 %, OpenSSL's SHA-NI code
+ * 20 %: the ratio between them moved 35 %). Phases last longer than a cell's visit, so the
+ * reference is the run's (engine.c), not the worker's median. On the Emerald Rapids VM
+ * (2026-12-03, probes_bench's rule table on single turns, its reference the whole run's 90th
+ * percentile rather than the engine's ring, in the slow mode when calm is rare) calm readings
+ * sat within 1 % (3.94..3.97) and the rule retook 2.5 % of calm turns and caught 80 % of slow
+ * ones with the host calm half the time; with it calm 2-6 % of the time, 4.7-10.1 % and
+ * 82-86 %. Tolerances from 0.05 to 0.20 differ little in the first and 0.20 catches a third
+ * fewer in the second: 0.10 stays. */
 #define STATS_LOAD_TOL 0.10
 #define STATS_CLOCK_MEDIAN_MIN 3 /* samples before "vs the median clock" applies */
 /* A descheduled sample is disturbed when it also spent more than this share of its window

@@ -199,14 +199,17 @@ static void rule(const double *load, const double *a, size_t n)
     for (size_t t = 0; t < sizeof tols / sizeof *tols; t++) {
         size_t fc = 0, fs = 0;
         for (size_t i = 0; i < n; i++) {
-            int slow = load[i] < ref * (1 - tols[t]);
+            /* the stats.h row through stats_load_slow itself, so the table is the rule's */
+            int slow = tols[t] == STATS_LOAD_TOL ? stats_load_slow(load[i], ref)
+                                                 : load[i] > 0 && load[i] < ref * (1 - tols[t]);
             if (a[i] >= calm_a)
                 fc += slow;
             else
                 fs += slow;
         }
         printf("  tolerance %.2f%s: %.1f %% of calm turns retaken, %.1f %% of slow ones caught\n",
-               tols[t], tols[t] == STATS_LOAD_TOL ? " (stats.h)" : "", ncalm ? 100.0 * (double)fc / (double)ncalm : 0,
+               tols[t], tols[t] == STATS_LOAD_TOL ? " (stats.h)" : "",
+               ncalm ? 100.0 * (double)fc / (double)ncalm : 0,
                n > ncalm ? 100.0 * (double)fs / (double)(n - ncalm) : 0);
     }
     free(s);
@@ -299,6 +302,7 @@ int main(int argc, char **argv)
         ratio[i] = v[P_B * cap + i] - v[P_A * cap + i];
     printf("%zu bins of %d turns; A = %s, B = %s, %s at %zu B; B/A spread %.1f %%\n", n, BIN,
            a_name, comma + 1, alg, size, spread_pct(ratio, n));
+    rule(raw, raw_a, nraw);
     for (size_t i = 0; i < nraw; i++)
         raw[i] = log(raw[i]);
     printf("load (the worker's probe, clock.c, per MHz): single readings spread %.1f %%\n",
@@ -309,9 +313,6 @@ int main(int argc, char **argv)
                corr(v + p * cap, v + P_A * cap, n), corr(v + p * cap, v + P_B * cap, n),
                corr(v + p * cap, ratio, n));
     phases(v + P_A * cap, ratio, t_ms, n);
-    for (size_t i = 0; i < nraw; i++)
-        raw[i] = exp(raw[i]);
-    rule(raw, raw_a, nraw);
     /* PROBES_DUMP=FILE: each bin's time (ms from the start) and probes' medians, for a look
      * at how long the phases last */
     const char *dump = getenv("PROBES_DUMP");
@@ -329,7 +330,7 @@ int main(int argc, char **argv)
     const char *sdump = getenv("PROBES_SINGLES");
     FILE *sf = sdump ? fopen(sdump, "w") : NULL;
     for (size_t i = 0; sf && i < nraw; i++)
-        fprintf(sf, "%zu %.5g %.5g %.5g\n", i / BIN, raw[i], raw_a[i], raw_b[i]);
+        fprintf(sf, "%zu %.5g %.5g %.5g\n", i / BIN, exp(raw[i]), raw_a[i], raw_b[i]);
     if (sf)
         fclose(sf);
     free(t_ms);
