@@ -92,29 +92,6 @@ static void look_at_clock(struct noise *nz)
         fclose(f);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double noise_slow_share(const double *fig, int n)
-{
-    if (n < 100)
-        return 0;
-    double *s = malloc((size_t)n * sizeof *s);
-    if (!s)
-        abort();
-    memcpy(s, fig, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    double top = s[n * 99 / 100];
-    int slow = 0;
-    for (int i = 0; i < n; i++)
-        slow += stats_load_slow(fig[i], top);
-    free(s);
-    return (double)slow / n;
-}
-
 /* The load probe, as workers take it around their rounds, for SURVEY_NS; steal is counted
  * over the same time. On the Emerald Rapids VM (2026-12-03) the host slowed the memory path
  * half to nearly all of the time in spells of some 20 ms (tests/bench/probes_bench.c), and the
@@ -145,7 +122,7 @@ static void look_at_memory_path(struct noise *nz)
     if (s0 >= 0 && s1 > s0)
         say(nz, "the hypervisor stole %lld ticks in %llu ms: this VM shares its CPUs", s1 - s0,
             SURVEY_NS / 1000000);
-    double share = noise_slow_share(fig, n);
+    double share = stats_load_slow_share(fig, n);
     if (share * 100 >= SURVEY_SLOW_PCT)
         say(nz, "the memory path ran slow %.0f %% of %llu ms (load probe; a host's slow spells): "
             "rounds taken in them are retaken, so the run takes longer and more figures may "

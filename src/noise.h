@@ -19,12 +19,6 @@ struct noise {
  * be read is not reported. */
 void noise_survey(struct noise *out);
 
-/* The share (0..1) of n load figures (stats_load_figure) more than STATS_LOAD_TOL under their
- * 99th percentile: the time the memory path spent in slow spells, by the slow-phase rule's
- * own tolerance (stats.h), with the top of the calm readings as the usual figure. 0 for
- * n < 100: too few to tell a spell from a probe's jitter. */
-double noise_slow_share(const double *fig, int n);
-
 /* The findings joined with "; " into buf ("" when none). */
 const char *noise_join(const struct noise *nz, char *buf, size_t n);
 

@@ -94,6 +94,18 @@ int stats_load_slow(double figure, double ref)
     return ref > 0 && figure > 0 && figure < ref * (1 - STATS_LOAD_TOL);
 }
 
+double stats_load_slow_share(const double *fig, int n)
+{
+    if (n < 100)
+        return 0;
+    double *s = sorted_copy(fig, n), top = s[n * 99 / 100];
+    int slow = 0;
+    for (int i = 0; i < n; i++)
+        slow += stats_load_slow(fig[i], top);
+    free(s);
+    return (double)slow / n;
+}
+
 unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate)
 {
     unsigned why = 0;

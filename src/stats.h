@@ -120,6 +120,12 @@ double stats_load_figure(double lrate, double mhz);
 /* A load figure more than STATS_LOAD_TOL under the usual one ref (0: no rule). */
 int stats_load_slow(double figure, double ref);
 
+/* The share (0..1) of n load figures more than STATS_LOAD_TOL under their 99th percentile:
+ * the time the memory path spent in slow spells, with the top of the calm readings as the
+ * usual figure (noise.c's look before a run). 0 for n < 100: too few to tell a spell from a
+ * probe's jitter. */
+double stats_load_slow_share(const double *fig, int n);
+
 /* The disturbance mask of one sample. median_mhz / median_vrate: the median probes of the
  * worker's samples (0: not known yet, the vs-median rule is not applied). */
 unsigned stats_disturbed(const struct stats_sample *s, double median_mhz, double median_vrate);

@@ -1,6 +1,6 @@
 /* The look at the machine before a run (src/noise.h): a user's own OpenSSL mask is named, a
- * busy process that is not ours is counted, a quiet machine is not called noisy by the
- * test itself, and the memory path's slow share is counted by the slow-phase rule. */
+ * busy process that is not ours is counted, and a quiet machine is not called noisy by the
+ * test itself (the memory path's slow share: t_stats). */
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -46,33 +46,8 @@ static pid_t busy_grandchild(void)
     return g;
 }
 
-/* noise_slow_share on made-up load figures: calm ones at 4.0 with a 1 % jitter, slow ones
- * `depth` under them, `slow` of every 100 (spread through, as spells would be). */
-static double share_of(int slow, double depth, int n)
-{
-    static double fig[1000];
-    for (int i = 0; i < n; i++)
-        fig[i] = 4.0 * (1 + 0.01 * ((i * 37) % 11 - 5) / 5.0) * (i % 100 < slow ? 1 - depth : 1);
-    return noise_slow_share(fig, n);
-}
-
-static void test_slow_share(void)
-{
-    double s = share_of(0, 0, 1000);
-    CHECK(s == 0, "calm within 1 %%: nothing slow (%g)", s);
-    s = share_of(30, 0.3, 1000);
-    CHECK(s > 0.299 && s < 0.301, "30 of 100 at 30 %% under: 0.30 slow (%g)", s);
-    s = share_of(30, 0.08, 1000);
-    CHECK(s == 0, "8 %% under is inside the rule's 10 %%: nothing slow (%g)", s);
-    s = share_of(95, 0.3, 1000);
-    CHECK(s > 0.949 && s < 0.951, "95 of 100 slow, the calm top still seen: 0.95 (%g)", s);
-    s = share_of(50, 0.3, 99);
-    CHECK(s == 0, "99 figures: too few to say (%g)", s);
-}
-
 int main(void)
 {
-    test_slow_share();
     struct noise nz;
     char buf[1400];
     setenv("OPENSSL_ia32cap", "~0x200000000000000", 1);
