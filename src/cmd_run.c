@@ -212,10 +212,12 @@ static int finish(struct session *s, const struct run_opts *o, const struct csvr
     }
     if (vs)
         against(table, vs, cells, n);
-    if (write_files(cells, n, o))
-        return 1;
     struct session_tally t;
     session_tally(s, &t);
+    if (!o->quiet)
+        report_time(table, t.wall, t.timed, t.waited, t.starting, t.rounds);
+    if (write_files(cells, n, o))
+        return 1;
     /* A cell that did not give a figure it should have is a failure, cancelled ones too. */
     return t.failed || t.cancelled || t.pending ? 1 : 0;
 }

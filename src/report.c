@@ -138,6 +138,22 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
                 ms ? 0 : 1, (double)waited / (ms ? 1e6 : 1e9), ms ? "ms" : "s", cw);
 }
 
+void report_time(FILE *out, double wall, double timed, double waited, double starting,
+                 long rounds)
+{
+    if (wall <= 0)
+        return;
+    double rest = wall - timed - waited - starting;
+    fprintf(out, "Measuring took %.1f s: %.1f s in timed windows, ", wall, timed);
+    if (waited > 0)
+        fprintf(out, "%.1f s waiting out slow spells of the memory path, ", waited);
+    fprintf(out, "%.1f s starting and verifying workers, %.1f s ", starting, rest > 0 ? rest : 0);
+    if (rounds > 0)
+        fprintf(out, "(%.1f ms a round) ", rest > 0 ? rest * 1e3 / (double)rounds : 0);
+    fprintf(out, "warming up before each of the %ld rounds, probing the clock around it and "
+                 "handing over to the next.\n", rounds);
+}
+
 void report_table(FILE *out, const struct cell *cells, size_t n)
 {
     size_t i = 0;

@@ -16,6 +16,11 @@ void report_table(FILE *out, const struct cell *cells, size_t n);
 struct scaling_env;
 void report_scaling(FILE *out, const struct cell *cells, size_t n, const struct scaling_env *env);
 
+/* Where a run's time went (session_tally's wall, timed, waited, starting and rounds): a run
+ * that took long says why. Nothing when wall is 0. */
+void report_time(FILE *out, double wall, double timed, double waited, double starting,
+                 long rounds);
+
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */
 const char *report_size(size_t bytes, char *buf, size_t n);
 

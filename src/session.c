@@ -362,7 +362,9 @@ void session_progress(const struct session *s, struct session_progress *p)
 
 void session_tally(const struct session *s, struct session_tally *t)
 {
-    *t = (struct session_tally){ .cells = s->plan.n };
+    *t = (struct session_tally){ .cells = s->plan.n, .wall = s->active ? 0 : s->wall,
+                                 .timed = s->timed, .waited = s->waited,
+                                 .starting = s->starting, .rounds = s->rounds_all };
     for (size_t i = 0; i < s->plan.n; i++) {
         switch (s->plan.cells[i].r.status) {
         case RES_OK: t->ok++; break;

@@ -51,6 +51,12 @@ struct session_tally {
     size_t cancelled;    /* stopped by the user */
     size_t pending;      /* not reached (a cancelled run leaves them) */
     struct stats_retaken retaken; /* the measured cells' rounds retaken, and why */
+    /* Where the last run's time went (0 until one ended); every visit of a cell counts. */
+    double wall;         /* seconds from its start to its end */
+    double timed;        /* in the cells' timed windows, retaken rounds too (per worker) */
+    double waited;       /* one-worker cells waiting out slow spells before windows */
+    double starting;     /* from each column's start to its timing: workers started, verified */
+    long rounds;         /* rounds taken in those windows, kept and retaken */
 };
 
 /* Progress of a run, for a progress line. */

@@ -44,6 +44,8 @@ struct session {
     size_t done, total;    /* cells finished in this run, and to go through */
     double t0, grp_t0;     /* monotonic start of the run and of the group */
     double busy;           /* seconds spent on groups, for the estimate of what is left */
+    double wall, timed, waited, starting; /* the run's time, as session_tally has it */
+    long rounds_all;
     size_t ran;            /* cells those groups measured */
     /* One-worker groups run on one CPU, picked when timing starts (cpupick.h), and the
      * session's process keeps off it until the group ends. */

@@ -78,6 +78,7 @@ static void group_pin(struct session *s)
 {
     char why[120];
     s->grp_picked = 1;
+    s->starting += session_mono() - s->grp_t0;
     if (!s->ngrp)
         return;
     if (s->plan.cells[s->grp[0].cell].threads != 1) {
@@ -98,6 +99,7 @@ static void run_end(struct session *s)
     group_release(s);
     s->active = 0;
     s->ngrp = 0;
+    s->wall = session_mono() - s->t0;
     derive_cells(s->plan.cells, s->plan.n);
     session_tell(s, SESSION_RUN_DONE, SIZE_MAX);
 }
@@ -195,6 +197,8 @@ void sched_begin(struct session *s)
     s->busy = 0;
     s->ran = 0;
     s->t0 = session_mono();
+    s->wall = s->timed = s->waited = s->starting = 0;
+    s->rounds_all = 0;
     s->ngroups = s->nspells = 0;
     s->again_decided = 0;
     free(s->spelled);
@@ -228,6 +232,9 @@ static void member_done(struct session *s, size_t g)
     struct member *m = &s->grp[g];
     struct cell *c = cell_of(s, m);
     c->r = *engine_result(m->e);
+    s->timed += c->r.seconds;
+    s->waited += (double)c->r.waited_ns / 1e9;
+    s->rounds_all += c->r.rounds + c->r.disturbed;
     if (c->again && c->r.status != RES_OK) /* cancelled, crashed on its second visit: the */
         c->r = s->first[m->cell];          /* verified first figure, in its spell, stands */
     engine_free(m->e);

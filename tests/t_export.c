@@ -189,6 +189,25 @@ static void test_md_json_csv(void)
           "not a failed cell's");
     if (t)
         fclose(t);
+    /* Where the run's time went: the parts, the rest per round, nothing for a run not ended. */
+    t = tmpfile();
+    if (t) {
+        report_time(t, 10, 4, 3, 1, 1000);
+        report_time(t, 10, 4, 0, 1, 1000);
+        report_time(t, 0, 4, 3, 1, 1000);
+        rewind(t);
+    }
+    char l1[512] = "", l2[512] = "", l3[512] = "";
+    if (!t || !fgets(l1, sizeof l1, t) || !fgets(l2, sizeof l2, t) || fgets(l3, sizeof l3, t))
+        l1[0] = 0;
+    CHECK(!strncmp(l1, "Measuring took 10.0 s: 4.0 s in timed windows, 3.0 s waiting out slow "
+                       "spells of the memory path, 1.0 s starting and verifying workers, 2.0 s "
+                       "(2.0 ms a round) warming up before each of the 1000 rounds", 199),
+          "the run's time in parts: %s", l1);
+    CHECK(!strstr(l2, "waiting") && strstr(l2, ", 5.0 s (5.0 ms a round)"),
+          "no wait said when there was none; the rest grows: %s", l2);
+    if (t)
+        fclose(t);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == -1 && strstr(why, "--force"),
           "an existing file is not replaced without force: %s", why);
     CHECK(export_write_file(p, 1, c, n, why, sizeof why) == 0, "with force it is");

@@ -344,7 +344,9 @@ static void test_failing_cells(void)
     session_set_listener(s, count, &c);
     CHECK(session_ncells(s) == 4, "4 cells (md5 portable, sha256 portable + 2 faults), got %zu",
           session_ncells(s));
+    double t0 = session_mono();
     CHECK(session_run(s, why, sizeof why) == 0, "run starts: %s", why);
+    double t1 = session_mono();
     struct session_tally t;
     session_tally(s, &t);
     CHECK(t.ok == 2 && t.failed == 2 && t.pending == 0 && t.cancelled == 0,
@@ -357,6 +359,17 @@ static void test_failing_cells(void)
     CHECK(rounds > 0 && t.retaken.rounds == rounds && t.retaken.retaken == retaken,
           "the tally's rounds: %ld taken, %ld retaken, as the two ok cells' (%ld, %ld)",
           t.retaken.rounds, t.retaken.retaken, rounds, retaken);
+    /* Where the time went: parts of the run's wall time, every visit's windows and rounds
+     * (a column the machine measured in a spell goes twice: at least the final figures'). */
+    double timed = 0;
+    for (size_t i = 0; i < session_ncells(s); i++)
+        timed += session_cell(s, i)->r.seconds;
+    CHECK(t.wall > 0 && t.wall <= t1 - t0 && t.timed >= timed - 1e-9 && timed > 0 &&
+              t.starting > 0 && t.waited >= 0 && t.timed + t.waited + t.starting <= t.wall &&
+              t.rounds >= rounds,
+          "the run's %.3f s (%.3f s around it): %.3f s timed (the cells' %.3f), %.3f waited, "
+          "%.3f starting; %ld rounds (the cells' %ld)", t.wall, t1 - t0, t.timed, timed,
+          t.waited, t.starting, t.rounds, rounds);
     int again = 0; /* a column the machine measured in a spell goes through twice */
     for (size_t i = 0; i < session_ncells(s); i++)
         again += session_cell(s, i)->again;
