@@ -141,7 +141,7 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
 void report_time(FILE *out, double wall, double timed, double waited, double starting,
                  long rounds)
 {
-    if (wall <= 0)
+    if (wall <= 0 || rounds <= 0)
         return;
     double rest = wall - timed - waited - starting;
     fprintf(out, "Measuring took %.1f s: %.1f s in timed windows, ", wall, timed);
@@ -150,8 +150,9 @@ void report_time(FILE *out, double wall, double timed, double waited, double sta
     fprintf(out, "%.1f s starting and verifying workers, %.1f s ", starting, rest > 0 ? rest : 0);
     if (rounds > 0)
         fprintf(out, "(%.1f ms a round) ", rest > 0 ? rest * 1e3 / (double)rounds : 0);
-    fprintf(out, "warming up before each of the %ld rounds, probing the clock around it and "
-                 "handing over to the next.\n", rounds);
+    fprintf(out, "warming up before each of the %ld round%s, probing the clock around it and "
+                 "handing over to the next, and each cell's calibration and exit (every visit of "
+                 "a cell counted).\n", rounds, rounds == 1 ? "" : "s");
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

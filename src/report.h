@@ -17,7 +17,7 @@ struct scaling_env;
 void report_scaling(FILE *out, const struct cell *cells, size_t n, const struct scaling_env *env);
 
 /* Where a run's time went (session_tally's wall, timed, waited, starting and rounds): a run
- * that took long says why. Nothing when wall is 0. */
+ * that took long says why. Nothing for a run not ended (wall 0) or that took no round. */
 void report_time(FILE *out, double wall, double timed, double waited, double starting,
                  long rounds);
 

@@ -51,8 +51,9 @@ struct session_tally {
     size_t cancelled;    /* stopped by the user */
     size_t pending;      /* not reached (a cancelled run leaves them) */
     struct stats_retaken retaken; /* the measured cells' rounds retaken, and why */
-    /* Where the last run's time went (0 until one ended); every visit of a cell counts. */
-    double wall;         /* seconds from its start to its end */
+    /* Where the last run's time went, from its start (after the ceilings) to its end; every
+     * visit of a cell counts; a resumed run counts its own part only. */
+    double wall;         /* seconds from its start to its end (0 while it runs) */
     double timed;        /* in the cells' timed windows, retaken rounds too (per worker) */
     double waited;       /* one-worker cells waiting out slow spells before windows */
     double starting;     /* from each column's start to its timing: workers started, verified */

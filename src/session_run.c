@@ -78,7 +78,6 @@ static void group_pin(struct session *s)
 {
     char why[120];
     s->grp_picked = 1;
-    s->starting += session_mono() - s->grp_t0;
     if (!s->ngrp)
         return;
     if (s->plan.cells[s->grp[0].cell].threads != 1) {
@@ -92,6 +91,13 @@ static void group_pin(struct session *s)
         if (s->grp[g].e)
             engine_pin(s->grp[g].e, cpu);
     s->grp_away = cpupick_avoid(cpu) == 0;
+}
+
+/* The group's start until its timing (group_pin), or until it ended without any: workers
+ * started, verified, and the CPU picked. */
+static void group_started(struct session *s)
+{
+    s->starting += session_mono() - s->grp_t0;
 }
 
 static void run_end(struct session *s)
@@ -380,11 +386,15 @@ int sched_step(struct session *s)
     /* Timing starts when every cell of the group has verified, and no member is exiting
      * (one just told to stop is): nothing else runs then. */
     if (s->sampling < 0 && ready && alive) {
-        if (!s->grp_picked)
+        if (!s->grp_picked) {
             group_pin(s);
+            group_started(s);
+        }
         next_round(s);
     }
     if (!alive) {
+        if (!s->grp_picked && s->ngrp) /* no cell of it timed: all of it was starting */
+            group_started(s);
         s->busy += session_mono() - s->grp_t0;
         s->ran += s->ngrp;
         group_spell(s);
@@ -403,6 +413,8 @@ int sched_cancel(struct session *s)
             engine_cancel(s->grp[g].e);
             member_done(s, g);
         }
+    if (!s->grp_picked && s->ngrp)
+        group_started(s);
     run_end(s);
     return 1;
 }

@@ -384,6 +384,15 @@ static void test_failing_cells(void)
             CHECK(x->r.status == RES_WRONG && !x->d.best, "wrong: wrong output, never best");
     }
     session_free(s);
+    /* A column none of whose cells timed was all starting (its workers started, verified). */
+    s = session_of("sha256", "64", "fault-wrong", "c,hw", 0.02);
+    CHECK(session_run(s, why, sizeof why) == 0, "run starts: %s", why);
+    session_tally(s, &t);
+    CHECK(t.failed == 1 && t.rounds == 0 && t.timed == 0 && t.starting > 0 &&
+              t.starting <= t.wall,
+          "a column that never timed: %zu failed, %ld rounds, %.3f s timed, %.3f s of %.3f "
+          "starting", t.failed, t.rounds, t.timed, t.starting, t.wall);
+    session_free(s);
 }
 
 /* Spells made by hand: as each cell of a column in `spell` finishes, its rounds are made
