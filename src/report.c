@@ -147,9 +147,10 @@ void report_time(FILE *out, double wall, double timed, double waited, double sta
     fprintf(out, "Measuring took %.1f s: %.1f s in timed windows, ", wall, timed);
     if (waited > 0)
         fprintf(out, "%.1f s waiting out slow spells of the memory path, ", waited);
-    fprintf(out, "%.1f s starting and verifying workers, %.1f s ", starting, rest > 0 ? rest : 0);
-    if (rounds > 0)
-        fprintf(out, "(%.1f ms a round) ", rest > 0 ? rest * 1e3 / (double)rounds : 0);
+    if (rest < 0)
+        rest = 0;
+    fprintf(out, "%.1f s starting and verifying workers, %.1f s (%.1f ms a round) ", starting, rest,
+            rest * 1e3 / (double)rounds);
     fprintf(out, "warming up before each of the %ld round%s, probing the clock around it and "
                  "handing over to the next, and each cell's calibration and exit (every visit of "
                  "a cell counted).\n", rounds, rounds == 1 ? "" : "s");

@@ -45,7 +45,7 @@ struct session {
     double t0, grp_t0;     /* monotonic start of the run and of the group */
     double busy;           /* seconds spent on groups, for the estimate of what is left */
     double wall, timed, waited, starting; /* the run's time, as session_tally has it */
-    long rounds_all;
+    long rounds_all;       /* session_tally's rounds: every visit's, kept and retaken */
     size_t ran;            /* cells those groups measured */
     /* One-worker groups run on one CPU, picked when timing starts (cpupick.h), and the
      * session's process keeps off it until the group ends. */

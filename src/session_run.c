@@ -93,11 +93,12 @@ static void group_pin(struct session *s)
     s->grp_away = cpupick_avoid(cpu) == 0;
 }
 
-/* The group's start until its timing (group_pin), or until it ended without any: workers
- * started, verified, and the CPU picked. */
+/* The group's start until its timing begins (before group_pin), or until it ended without
+ * any: workers started and verified. Once per group: group_pin marks the group picked. */
 static void group_started(struct session *s)
 {
-    s->starting += session_mono() - s->grp_t0;
+    if (!s->grp_picked && s->ngrp)
+        s->starting += session_mono() - s->grp_t0;
 }
 
 static void run_end(struct session *s)
@@ -387,14 +388,13 @@ int sched_step(struct session *s)
      * (one just told to stop is): nothing else runs then. */
     if (s->sampling < 0 && ready && alive) {
         if (!s->grp_picked) {
-            group_pin(s);
             group_started(s);
+            group_pin(s);
         }
         next_round(s);
     }
     if (!alive) {
-        if (!s->grp_picked && s->ngrp) /* no cell of it timed: all of it was starting */
-            group_started(s);
+        group_started(s); /* no cell of it timed: all of it was starting */
         s->busy += session_mono() - s->grp_t0;
         s->ran += s->ngrp;
         group_spell(s);
@@ -413,8 +413,7 @@ int sched_cancel(struct session *s)
             engine_cancel(s->grp[g].e);
             member_done(s, g);
         }
-    if (!s->grp_picked && s->ngrp)
-        group_started(s);
+    group_started(s);
     run_end(s);
     return 1;
 }

@@ -174,10 +174,10 @@ int stats_rounds_trusted(const struct result *r);
  * STATS_SPELL_MIN_ROUNDS rounds taken before its share says anything.
  * Rounds retaken for the slow memory path alone count too. Leaving them out was tried on the
  * Zen 4 VM (family 25 model 17, 2026-12-04, slow 43 % of the time, where every spell of five
- * default runs came from them, recounted from the CSVs): in two runs of a build that did, the speed-ups quiet in both
- * agreed within 3 % on 82 % (59 of 72) in the columns with a quarter of their rounds retaken,
- * on 94 % (161 of 171) in the others; recounted from the CSVs of four runs with the rule,
- * 90 % against 94 %. It made 77-84 % of speed-ups quiet instead of 28-61 % (97 % in a calm
+ * default runs came from them, recounted from the CSVs): in two runs of a build that did, the
+ * speed-ups quiet in both agreed within 3 % on 82 % (59 of 72) in the columns with a quarter
+ * of their rounds retaken, on 94 % (161 of 171) in the others; recounted from the CSVs of
+ * four runs with the rule, 90 % against 94 %. It made 77-84 % of speed-ups quiet instead of 28-61 % (97 % in a calm
  * stretch either way): the quiet share it would buy is bought with figures that repeat less. */
 #define STATS_SPELL_PCT 25.0
 #define STATS_SPELL_MIN_ROUNDS 10
