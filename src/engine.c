@@ -272,6 +272,7 @@ static void judge_offload(struct engine *e)
     e->r.fallback = e->offload_lines && offload_judge(&e->off, e->engine_id, e->job.impl->alg,
                                                       e->r.fallback_why,
                                                       sizeof e->r.fallback_why);
+    e->r.offload_open = e->offload_lines && !e->r.fallback && e->off.kernel && e->r.sys_pct < 0;
 }
 
 static void on_sample(struct engine *e, struct worker *w, const char *s)

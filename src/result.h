@@ -101,6 +101,11 @@ struct result {
      * makes the figure a software one whatever path the row is on; fallback_why says so. */
     int fallback;
     char fallback_why[160];
+    /* A kernel-path ENGINE row that claims the work and opened the kernel's descriptors, while
+     * its timed windows hold too little CPU time to tell user from system time
+     * (OFFLOAD_MIN_CPU_NS): its verdict is still open, so it does not stop early (session_run.c
+     * sched_stop_rule), only at its round cap or budget. */
+    int offload_open;
 };
 
 enum result_quality {

@@ -299,7 +299,7 @@ int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n
     }
     if (taken >= SCHED_ROUND_CAP || used >= budget * (double)shares)
         return 1;
-    if (!stats_enough(rs[m]))
+    if (rs[m]->offload_open || !stats_enough(rs[m]))
         return 0;
     if (ref == n)
         return 1; /* no figure to pair with */

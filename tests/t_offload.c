@@ -126,6 +126,22 @@ static void test_protocol(void)
     CHECK(r.status == RES_OK && !r.fallback && r.sys_pct == 0,
           "no offload line (not an engine row): never a fallback, system share 0 (%d, %g)",
           r.fallback, r.sys_pct);
+    CHECK(!r.offload_open, "no offload line: no verdict to wait for");
+
+    /* The verdict open holds a settled cell back from stopping early (session_run.c): only a
+     * claimed kernel row short of CPU time has one; 5 x 2 us is far under 0.1 s. */
+    r = scripted("offload 1 2 afalg", "1000", "1000");
+    CHECK(r.status == RES_OK && !r.fallback && r.sys_pct < 0 && r.offload_open,
+          "claimed, 2 sockets, 10 us of CPU time: verdict open (fallback %d, sys %g, open %d)",
+          r.fallback, r.sys_pct, r.offload_open);
+    r = scripted("offload 1 2 afalg", "20000000", "80000000");
+    CHECK(!r.offload_open, "claimed, 0.5 s of CPU time: verdict in");
+    r = scripted("offload 0 0 afalg", "1000", "1000");
+    CHECK(r.fallback && !r.offload_open, "not claimed: a fallback whatever the CPU time (%d %d)",
+          r.fallback, r.offload_open);
+    r = scripted("offload 1 0 afalg", "1000", "1000");
+    CHECK(r.fallback && !r.offload_open, "claimed, no socket: a fallback whatever the CPU time "
+          "(%d %d)", r.fallback, r.offload_open);
 }
 
 /* The other exports: JSON carries the reason, the SVG draws the row as software. */

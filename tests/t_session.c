@@ -679,6 +679,15 @@ static void test_stop_rule(void)
     struct result alone = rounds_of(100, 0, 6, 1.0, 0.125);
     rs[0] = &alone;
     CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 1.0) == 1, "a column of one: its median decides");
+    /* An ENGINE row settled long before its timed windows held enough CPU time to tell
+     * whether the kernel did the work (check-kernel's afalg rows stopped at 0.08 s of 0.4):
+     * its verdict keeps it going, to the budget. */
+    alone.offload_open = 1;
+    CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 1.0) == 0,
+          "an ENGINE row whose offload verdict is open: goes on");
+    CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 0.125) == 1 &&
+              sched_stop_rule(rs, alive, 1, 0, SCHED_ROUND_CAP, 1.0) == 1,
+          "an ENGINE row whose offload verdict is open: stops at the budget or the round cap");
 }
 
 /* A column's cells stop only once their x N is known: each one's paired ratio to the
