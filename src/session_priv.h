@@ -101,9 +101,9 @@ long sched_current(const struct session *s); /* the cell sampling or starting; -
  * shared: what one did not need another may use); else 1 only once m's offload verdict is in
  * (result.offload_open: an ENGINE row's settled figure says nothing of where its work went),
  * its own median has settled (stats_enough) and so has its paired ratio to each member that
- * may come out the slowest (the x N the column shows is against it); a possible slowest goes on while any alive member
- * still pairs with it unsettled. rs are the members' results so far; a member that crashed or
- * failed takes no part. */
+ * may come out the slowest (the x N the column shows is against it); a possible slowest goes
+ * on while any alive member still pairs with it unsettled. rs are the members' results so
+ * far; a member that crashed or failed takes no part. */
 int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n, size_t m,
                     int taken, double budget);
 

@@ -82,21 +82,31 @@ static int ok_check(const struct impl *im, char *why, size_t n)
 
 static const struct impl fake = { .alg = "sha256", .name = "afalg-engine", .backend = "t",
                                   .path = PATH_KERNEL, .check = ok_check };
+/* A user-space engine (padlock's kind): it needs no system time as evidence. */
+static const struct impl fake_hw = { .alg = "aes-128-cbc", .name = "padlock-engine",
+                                     .backend = "t", .path = PATH_HW, .check = ok_check };
 
-static struct result scripted(const char *offload_line, const char *user, const char *sys)
+/* The result once done or, live, at the first sample: what the stop rule reads meanwhile
+ * (conclude() judges again at the end, so a verdict kept only there is caught live). Live,
+ * the worker pauses after each sample, so the first is read alone. */
+static struct result scripted_impl(const struct impl *im, int live, const char *offload_line,
+                                   const char *user, const char *sys)
 {
     char path[] = "/tmp/accelscope-t_offload-XXXXXX", script[1024];
     snprintf(script, sizeof script,
              "#!/bin/sh\necho hello $$ x; echo verified scripted; echo clock none\n"
              "echo '%s'\nfor r in 1 3 5 7 9; do echo \"sample 1 1000000 1000000000 1000000000 "
-             "0 0 0 ${r}000000000 ${r}500000000 0 0 0 0 %s %s\"; done\necho done\n",
-             offload_line, user, sys);
+             "0 0 0 ${r}000000000 ${r}500000000 0 0 0 0 %s %s\"; %s done\necho done\n",
+             offload_line, user, sys, live ? "sleep 2;" : "");
     script_write(path, script);
     engine_set_exe(path);
-    struct engine_job j = { .impl = &fake, .bytes = 64, .threads = 1, .seconds = 0.02,
+    struct engine_job j = { .impl = im, .bytes = 64, .threads = 1, .seconds = 0.02,
                             .samples = 5 };
     struct engine *e = engine_start(&j);
     for (int i = 0; i < 2000 && !engine_step(e); i++) {
+        const struct result *now = engine_result(e);
+        if (live && now->status == RES_RUNNING && now->samples > 0)
+            break;
         struct pollfd fds[4];
         poll(fds, (nfds_t)engine_pollfds(e, fds, 4), 10);
     }
@@ -104,6 +114,11 @@ static struct result scripted(const char *offload_line, const char *user, const 
     engine_free(e);
     unlink(path);
     return r;
+}
+
+static struct result scripted(const char *offload_line, const char *user, const char *sys)
+{
+    return scripted_impl(&fake, 0, offload_line, user, sys);
 }
 
 static void test_protocol(void)
@@ -142,6 +157,23 @@ static void test_protocol(void)
     r = scripted("offload 1 0 afalg", "1000", "1000");
     CHECK(r.fallback && !r.offload_open, "claimed, no socket: a fallback whatever the CPU time "
           "(%d %d)", r.fallback, r.offload_open);
+    r = scripted("", "1000", "1000");
+    CHECK(!r.offload_open && r.sys_pct < 0,
+          "no offload line, 10 us of CPU time: no verdict to wait for (open %d, sys %g)",
+          r.offload_open, r.sys_pct);
+    r = scripted_impl(&fake_hw, 0, "offload 1 0 padlock", "1000", "1000");
+    CHECK(r.status == RES_OK && !r.fallback && !r.offload_open,
+          "user-space engine, claimed, 10 us of CPU time: no system time to wait for (status %d "
+          "%s; fallback %d %s; open %d)", r.status, r.reason, r.fallback, r.fallback_why,
+          r.offload_open);
+    r = scripted_impl(&fake, 1, "offload 1 2 afalg", "1000", "1000");
+    CHECK(r.status == RES_RUNNING && r.samples > 0 && r.offload_open,
+          "live, claimed kernel row at its first sample, short of CPU time: verdict open (status "
+          "%d, samples %d, open %d)", r.status, r.samples, r.offload_open);
+    r = scripted_impl(&fake, 1, "offload 0 0 afalg", "100000000", "0");
+    CHECK(r.status == RES_RUNNING && r.samples > 0 && r.fallback && !r.offload_open,
+          "live, not claimed: drawn as a fallback from its first sample (status %d, fallback %d, "
+          "open %d)", r.status, r.fallback, r.offload_open);
 }
 
 /* The other exports: JSON carries the reason, the SVG draws the row as software. */
