@@ -94,23 +94,26 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
 
 /* How many rounds were retaken, and why: the user sees what the machine did to the run
  * (its time, its noisy cells) rather than only that it did something. */
-static void retaken(FILE *out, const struct cell *cells, size_t n)
+/* again: some cells shown are a second visit's, so the totals are of the figures shown and
+ * the time line's (every visit) may be larger; said, so the two do not read as a mismatch. */
+static void retaken(FILE *out, const struct cell *cells, size_t n, int again)
 {
     struct stats_retaken t = { 0 };
     char b[600];
     for (size_t i = 0; i < n; i++)
         stats_retaken_add(&t, &cells[i].r);
     if (t.retaken)
-        fprintf(out, "%s (a round may have several reasons).\n",
-                stats_retaken_text(&t, RESULT_RETAKEN_COUNT, b, sizeof b));
+        fprintf(out, "%s (a round may have several reasons%s).\n",
+                stats_retaken_text(&t, RESULT_RETAKEN_COUNT, b, sizeof b),
+                again ? "; in the figures shown, not their columns' first visits" : "");
 }
 
 /* What the marks mean, once, under the table. */
 static void legend(FILE *out, const struct cell *cells, size_t n)
 {
-    size_t noisy = 0;
+    size_t noisy = 0, again = 0, spell = 0;
     for (size_t i = 0; i < n; i++)
-        noisy += cells[i].d.noisy;
+        noisy += cells[i].d.noisy, again += cells[i].again > 0, spell += cells[i].d.spell;
     if (noisy)
         fprintf(out, "~ noisy (%zu cells): the 95%% interval of the speed-up over the slowest row "
                      "(its rounds paired with that row's) stayed wider than +-5%%, or either "
@@ -118,10 +121,7 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
                      "the host slowed the memory path, or the column was measured in a turbulent "
                      "spell (%.0f %% of its rounds retaken); "
                      "no speed-up is claimed from them.\n", noisy, STATS_SPELL_PCT);
-    retaken(out, cells, n);
-    size_t again = 0, spell = 0;
-    for (size_t i = 0; i < n; i++)
-        again += cells[i].again > 0, spell += cells[i].d.spell;
+    retaken(out, cells, n, again > 0);
     if (again) /* why the run took longer, and that the figures shown are the second visit's */
         fprintf(out, "%zu cells measured anew after the rest, their column's first visit in a "
                      "turbulent spell; %zu cells' columns in a spell at the end.\n", again, spell);
@@ -134,8 +134,9 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
     int ms = waited < 1000000000u;
     if (waited) /* time spent, so said: it is part of why a run took as long as it did */
         fprintf(out, "%.*f %s waited in %zu cells for slow spells of the memory path to pass "
-                     "before windows (the load probe; rounds taken in one are retaken).\n",
-                ms ? 0 : 1, (double)waited / (ms ? 1e6 : 1e9), ms ? "ms" : "s", cw);
+                     "before windows (the load probe; rounds taken in one are retaken%s).\n",
+                ms ? 0 : 1, (double)waited / (ms ? 1e6 : 1e9), ms ? "ms" : "s", cw,
+                again ? "; in the figures shown, the time line counts every visit" : "");
 }
 
 void report_time(FILE *out, double wall, double timed, double waited, double starting,

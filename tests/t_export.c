@@ -189,6 +189,32 @@ static void test_md_json_csv(void)
           "not a failed cell's");
     if (t)
         fclose(t);
+    /* A column measured anew: the totals under the table are of the figures shown, and say
+     * so (the time line counts every visit); without one they do not. */
+    for (int visit = 0; visit < 2; visit++) {
+        int again = c[0].again;
+        uint64_t waited = c[0].r.waited_ns;
+        c[0].again = visit, c[0].r.waited_ns = 5000000;
+        t = tmpfile();
+        int retaken_shown = 0, waited_shown = 0, waited_said = 0;
+        if (t)
+            report_table(t, c, n), rewind(t);
+        while (t && fgets(line, sizeof line, t)) {
+            retaken_shown += strstr(line, "rounds retaken") &&
+                             strstr(line, "; in the figures shown, not their columns' first");
+            waited_said += strstr(line, "5 ms waited in 1 cells") != NULL;
+            waited_shown += strstr(line, "5 ms waited") &&
+                            strstr(line, "; in the figures shown, the time line counts every");
+        }
+        CHECK(waited_said == 1 && retaken_shown == visit && waited_shown == visit,
+              "%s: the retaken and waited totals %s (said %d, %d, %d)",
+              visit ? "a cell measured anew" : "one visit each",
+              visit ? "say they are the figures shown's" : "say nothing of visits", waited_said,
+              retaken_shown, waited_shown);
+        if (t)
+            fclose(t);
+        c[0].again = again, c[0].r.waited_ns = waited;
+    }
     /* Where the run's time went: the parts, the rest per round, nothing for a run not ended. */
     t = tmpfile();
     if (t) {
