@@ -94,8 +94,9 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
 
 /* How many rounds were retaken, and why: the user sees what the machine did to the run
  * (its time, its noisy cells) rather than only that it did something. */
-/* again: some cells shown are a second visit's, so the totals are of the figures shown and
- * the time line's (every visit) may be larger; said, so the two do not read as a mismatch. */
+/* again: a column was measured anew, so the totals (one visit a cell: the figure shown, the
+ * second visit's or, when that failed, the first's) may be smaller than the time line's,
+ * which counts every visit; said, so the two do not read as a mismatch. */
 static void retaken(FILE *out, const struct cell *cells, size_t n, int again)
 {
     struct stats_retaken t = { 0 };
@@ -105,7 +106,8 @@ static void retaken(FILE *out, const struct cell *cells, size_t n, int again)
     if (t.retaken)
         fprintf(out, "%s (a round may have several reasons%s).\n",
                 stats_retaken_text(&t, RESULT_RETAKEN_COUNT, b, sizeof b),
-                again ? "; in the figures shown, not their columns' first visits" : "");
+                again ? "; of the figures shown only: a cell measured anew counts one visit"
+                      : "");
 }
 
 /* What the marks mean, once, under the table. */
@@ -122,7 +124,8 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
                      "spell (%.0f %% of its rounds retaken); "
                      "no speed-up is claimed from them.\n", noisy, STATS_SPELL_PCT);
     retaken(out, cells, n, again > 0);
-    if (again) /* why the run took longer, and that the figures shown are the second visit's */
+    if (again) /* why the run took longer, and that the figures shown are (mostly) the second
+                * visit's: a second visit that failed leaves the first's */
         fprintf(out, "%zu cells measured anew after the rest, their column's first visit in a "
                      "turbulent spell; %zu cells' columns in a spell at the end.\n", again, spell);
     else if (spell)
@@ -136,7 +139,7 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
         fprintf(out, "%.*f %s waited in %zu cells for slow spells of the memory path to pass "
                      "before windows (the load probe; rounds taken in one are retaken%s).\n",
                 ms ? 0 : 1, (double)waited / (ms ? 1e6 : 1e9), ms ? "ms" : "s", cw,
-                again ? "; in the figures shown, the time line counts every visit" : "");
+                again ? "; of the figures shown only: the time line counts every visit" : "");
 }
 
 void report_time(FILE *out, double wall, double timed, double waited, double starting,

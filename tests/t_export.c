@@ -200,11 +200,12 @@ static void test_md_json_csv(void)
         if (t)
             report_table(t, c, n), rewind(t);
         while (t && fgets(line, sizeof line, t)) {
-            retaken_shown += strstr(line, "rounds retaken") &&
-                             strstr(line, "; in the figures shown, not their columns' first");
+            retaken_shown +=
+                strstr(line, "rounds retaken") &&
+                strstr(line, "; of the figures shown only: a cell measured anew counts one visit");
             waited_said += strstr(line, "5 ms waited in 1 cells") != NULL;
             waited_shown += strstr(line, "5 ms waited") &&
-                            strstr(line, "; in the figures shown, the time line counts every");
+                            strstr(line, "; of the figures shown only: the time line counts every");
         }
         CHECK(waited_said == 1 && retaken_shown == visit && waited_shown == visit,
               "%s: the retaken and waited totals %s (said %d, %d, %d)",

@@ -109,9 +109,9 @@ static int agree(const struct pair *p, size_t max)
     return bad || !o1 || !o2;
 }
 
-/* Core cycles per 16-byte block over one batch of ~ms milliseconds of thread CPU time, read
- * at the ends only (a system call, microseconds in a VM: direct_bench.c's run_slice); the
- * batch's end goes by the wall clock. */
+/* Core cycles per 16-byte block over one batch of ~ms milliseconds (wall clock), timed in
+ * thread CPU time read at its ends only (a system call, microseconds in a VM: direct_bench.c's
+ * run_slice). */
 static double batch(gcm_kernel k, size_t nb, double ms)
 {
     struct direct_gcm_state st = { .ctr = { 0 } };
