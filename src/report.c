@@ -93,10 +93,10 @@ static void block(FILE *out, const struct cell *cells, size_t from, size_t to, i
 }
 
 /* How many rounds were retaken, and why: the user sees what the machine did to the run
- * (its time, its noisy cells) rather than only that it did something. */
-/* again: a column was measured anew, so the totals (one visit a cell: the figure shown, the
- * second visit's or, when that failed, the first's) may be smaller than the time line's,
- * which counts every visit; said, so the two do not read as a mismatch. */
+ * (its time, its noisy cells) rather than only that it did something. again: a column was
+ * measured anew, so the totals (one visit a cell, the figure shown: the second visit's or,
+ * when that failed, the first's) may be smaller than the time line's, which counts every
+ * visit; said, so the two do not read as a mismatch. */
 static void retaken(FILE *out, const struct cell *cells, size_t n, int again)
 {
     struct stats_retaken t = { 0 };

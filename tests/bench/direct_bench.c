@@ -173,36 +173,28 @@ struct slice {
     int calm;
 };
 
-/* One slice of ~ms milliseconds into *sl (its figure over thread CPU time); *best = the
- * shortest 16-op run so far (s), a diagnostic (the "quiet" figure): this host slows the
- * memory path in spells that the register-only ceiling loops never see, and the ceiling is
- * the fastest of its own runs. Not judged: the faster side gets more runs to be fastest in,
- * and a fastest run is an extreme. -1 when an op failed. The thread CPU clock is a system
- * call (1.6 us on the Zen 5 VM, against 6 us for 16 ops of 16 KiB zmm CTR: the bench read
- * that kernel at 70 % of its ceiling, the product's own run 39.4 of 46.6 GB/s, 84 %), so it
- * is read only where a slice may end: the 16-op runs and the slice go by the wall clock
- * (vDSO), which a preempted run cannot read short, and a slice the CPU clock says got under
- * half its time (preempted) goes on. */
+/* One slice of ~ms milliseconds (wall clock) into *sl, its figure over thread CPU time read
+ * at its ends (bench.h says why only there); *best = the shortest 16-op run so far (s, wall
+ * clock), a diagnostic (the "quiet" figure): this host slows the memory path in spells that
+ * the register-only ceiling loops never see, and the ceiling is the fastest of its own runs.
+ * Not judged: the faster side gets more runs to be fastest in, and a fastest run is an
+ * extreme. -1 when an op failed. */
 static int run_slice(struct bench_side *s, size_t size, double ms, struct slice *sl,
                      double *best)
 {
     size_t ops = 0;
-    double t0 = bench_now_cpu(), t, wprev = bench_now_wall(), wend = wprev + ms / 1e3, wnow;
+    double t0 = bench_now_cpu(), w0 = bench_now_wall(), wprev = w0, wnow;
     do {
-        do {
-            for (int i = 0; i < 16; i++)
-                if (s->im->op(s->ctx, s->out, s->in, size) != 0)
-                    return -1;
-            ops += 16;
-            wnow = bench_now_wall();
-            *best = wnow - wprev < *best ? wnow - wprev : *best;
-            wprev = wnow;
-        } while (wnow < wend);
-        t = bench_now_cpu() - t0;
-        wend = wnow + (ms / 1e3 - t);
-    } while (t < ms / 2e3);
+        for (int i = 0; i < 16; i++)
+            if (s->im->op(s->ctx, s->out, s->in, size) != 0)
+                return -1;
+        ops += 16;
+        wnow = bench_now_wall();
+        *best = wnow - wprev < *best ? wnow - wprev : *best;
+        wprev = wnow;
+    } while (wnow - w0 < ms / 1e3);
     sl->bytes = (double)ops * (double)size;
-    sl->sec = t;
+    sl->sec = bench_now_cpu() - t0;
     return 0;
 }
 

@@ -110,8 +110,7 @@ static int agree(const struct pair *p, size_t max)
 }
 
 /* Core cycles per 16-byte block over one batch of ~ms milliseconds (wall clock), timed in
- * thread CPU time read at its ends only (a system call, microseconds in a VM: direct_bench.c's
- * run_slice). */
+ * thread CPU time read at its ends (bench.h). */
 static double batch(gcm_kernel k, size_t nb, double ms)
 {
     struct direct_gcm_state st = { .ctr = { 0 } };

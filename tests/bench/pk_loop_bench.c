@@ -76,9 +76,8 @@ static void speed_free(struct speed_side *s)
     EVP_PKEY_free(s->peer);
 }
 
-/* Operations per CPU second over ~ms (wall clock); < 0 when an op failed. The thread CPU
- * clock is read at the ends only: a system call (1.6 us on the Zen 5 VM), 1-2 % of 8 RSA
- * verifications when it was read after every 8. */
+/* Operations per CPU second over ~ms (wall clock), the CPU clock read at the ends (bench.h;
+ * after every 8 ops it was 1-2 % of 8 RSA verifications); < 0 when an op failed. */
 static double rate(struct speed_side *sp, struct bench_side *ac, double ms)
 {
     double t0 = bench_now_cpu(), w0 = bench_now_wall();
