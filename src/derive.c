@@ -66,7 +66,8 @@ static void speedup(struct cell *c, const struct cell *slow)
         c->d.speedup = q;
         c->d.speedup_ci_pct = q > 0 ? (hi - lo) / 2 / q * 100 : 0;
         c->d.noisy = c->d.speedup_ci_pct > STATS_NOISY_CI_PCT ||
-                     !stats_rounds_trusted(&c->r) || !stats_rounds_trusted(&slow->r);
+                     !stats_rounds_trusted(&c->r) || !stats_rounds_trusted(&slow->r) ||
+                     !stats_pair_agrees(q, c->r.mb_per_s, slow->r.mb_per_s);
     } else {
         c->d.speedup = c->r.mb_per_s / slow->r.mb_per_s;
         c->d.noisy = c->r.quality == RESULT_NOISY || slow->r.quality == RESULT_NOISY;

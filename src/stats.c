@@ -490,6 +490,13 @@ int stats_rounds_trusted(const struct result *r)
     return rounds_carry(r->rounds, r->disturbed) && !r->corun && !r->slow_phase;
 }
 
+int stats_pair_agrees(double paired, double a_mb, double b_mb)
+{
+    if (!(paired > 0) || !(a_mb > 0) || !(b_mb > 0))
+        return 1;
+    return fabs(paired / (a_mb / b_mb) - 1) <= STATS_PAIR_AGREE_PCT / 100;
+}
+
 double stats_retaken_pct(const struct result *const rs[], size_t n)
 {
     long kept = 0, retaken = 0;
