@@ -259,14 +259,11 @@ static const struct result *member_result(struct session *s, const struct member
     return m->e ? engine_result(m->e) : &cell_of(s, m)->r;
 }
 
-/* a's paired ratio to b is known to +-STATS_ENOUGH_CI_PCT and agrees with the ratio of
- * their figures (stats_pair_agrees): while it does not, more rounds extend the pairs over
- * the reference's later rounds. */
+/* a's paired ratio to b is known to +-STATS_ENOUGH_CI_PCT. */
 static int pair_settled(const struct result *a, const struct result *b)
 {
     double q, lo, hi;
-    return derive_paired(a, b, &q, &lo, &hi) && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100 &&
-           stats_pair_agrees(q, a->mb_per_s, b->mb_per_s);
+    return derive_paired(a, b, &q, &lo, &hi) && (hi - lo) / 2 <= q * STATS_ENOUGH_CI_PCT / 100;
 }
 
 /* A member whose figure takes part (result_comparable, as in derive.c) and has rounds to pair.
