@@ -164,8 +164,8 @@ int stats_rounds_trusted(const struct result *r);
 
 /* Two estimates of one speed-up: the paired ratio (the median of the rounds' ratios, a's to
  * b's, derive_paired) and the ratio of the two figures shown (each cell's median over all its
- * own rounds, a_mb / b_mb). While both cells take rounds in turn they agree whenever the
- * pairs are tight; they part when one went on after the other stopped (the slowest goes on
+ * own rounds, a_mb / b_mb). While both cells take rounds in turn the two differ by about the
+ * pairs' own spread at most; they part when one went on after the other stopped (the slowest goes on
  * while another cell's ratio or its own median is unsettled) and its code changed speed
  * meanwhile: the pairs cover the shared rounds, its figure all of them. On the Zen 5 VM
  * (family 0x1a) of 2026-12-05, OpenSSL's integer SHA-1 at 16 B ran at 139 or 160 MB/s in

@@ -151,7 +151,7 @@ static void test_derive_disagree(void)
     } cases[] = {
         { 140, 120, 1, "bars x2.50 apart: noisy, no best" },
         { 104, 102, 0, "bars x2.94 apart, within 3 %: quiet" },
-        { 92, 96, 1, "bars x3.13 apart, 4 % over: noisy" },
+        { 92, 96, 1, "bars x3.13 apart, 4 % over the pairs' x3.00: noisy" },
     };
     for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
         struct cell c[2] = {

@@ -38,15 +38,16 @@
  * aligned: with it at 16, 32 or 48 bytes past a line this kernel ran 0.93-0.95x as fast
  * (AES-128; AES-256 the same), aes-gcm-vaes.S 0.98-1.02x (AES-128) and 0.94-0.96x
  * (AES-256), the key alone moved, timed interleaved in one process.
- * Where the rest goes (Zen 5 VM, 2026-12-05, gcm_kernels.sh against this kernel, AES-128,
- * 16 KiB): it runs 2.1 core cycles per 16 B, 8.6 a register of four blocks, where the least
- * mix loop of GCM (silicon.h) runs 6.1, so 71 % of the ceiling against the 80 % issue 15 asks.
- * No single resource explains the gap: taking the round-0 XOR out (8 vector ALU instructions
- * a group) gave 1.02-1.03x; turning the 7 middle multiplies of a group that are not quad 7's
- * into XORs 1.05x encrypting, 1.13x decrypting (so the multiplier is not the whole bound);
- * the powers in a register instead of memory operands 0.99-1.04x; spreading the 32 multiply
- * steps over rounds 1..9 instead of 1..8 (the OoO window already overlaps them) 0.95-1.00x,
- * not kept. */
+ * Where the remaining 29 % is not (Zen 5 VM, 2026-12-05, gcm_kernels.sh against this kernel,
+ * AES-128, 16 KiB, a niced build on the other CPU): the kernel runs 2.1 core cycles per 16 B,
+ * 8.6 a register of four blocks, where GCM's least-mix loop (silicon.h) runs 6.1: 71 % of the
+ * ceiling against the 80 % issue 15 asks. The multiplies bound the loop as above, yet the gap
+ * is not theirs alone: turning the middle multiplies into XORs (all but a pair's first quad
+ * 7's, 7 or 8 of a group's 25) gave only 1.05x encrypting, 1.13x decrypting; the round-0 XOR
+ * taken out (8 vector ALU instructions a group) 1.02-1.03x; the powers in a register for
+ * the memory operands 0.99-1.04x. Spreading the eight quads' multiply steps (a load and three
+ * multiplies each, 32 steps) over rounds 1..9 instead of 1..8 gave 0.95-1.00x, not kept (the
+ * out-of-order core seems to overlap them with the last rounds already). */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
