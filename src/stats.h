@@ -163,20 +163,19 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
 int stats_rounds_trusted(const struct result *r);
 
 /* Two estimates of one speed-up: the paired ratio (the median of the rounds' ratios, a's to
- * b's, derive_paired) and the ratio of the two figures shown (each cell's median over all its
- * own rounds, a_mb / b_mb). While both cells take rounds in turn the two differ by about the
- * pairs' own spread at most; they part when one went on after the other stopped (the slowest goes on
- * while another cell's ratio or its own median is unsettled) and its code changed speed
- * meanwhile: the pairs cover the shared rounds, its figure all of them. On the Zen 5 VM
- * (family 0x1a) of 2026-12-05, OpenSSL's integer SHA-1 at 16 B ran at 139 or 160 MB/s in
- * spells that portable C's did not share (openssl speed with the same mask: 79 or 125 MB/s,
- * process by process); a default run paired portable's 6 rounds with the slowest's slow spell
- * and drew x1.83 over bars 1.59 apart, both "quiet" (x1.63 in the run before). The xN is then
- * noisy (derive.c): the bars would contradict it. Not a stop rule: rounds taken after a
- * partner stopped have nothing to pair with, so sampling on cannot mend it. With -t N the
- * figure sums the workers' medians and a round their sum: a gap between those is a gap the
- * bars show too. 1 when the two agree within STATS_PAIR_AGREE_PCT %, or there is nothing to
- * compare (a figure <= 0). */
+ * b's, derive_paired) and the ratio of the two figures shown (each cell's median over its
+ * own kept rounds, a_mb / b_mb). While both cells take rounds in turn they differ by about
+ * the pairs' spread at most; they part when one went on after the other stopped (the slowest
+ * goes on while another cell's ratio or its own median is unsettled) and its code changed
+ * speed meanwhile: the pairs cover the shared rounds, its figure all of them. On the Zen 5
+ * VM (family 0x1a) of 2026-12-05, OpenSSL's integer SHA-1 at 16 B ran at 139 or 160 MB/s in
+ * spells that portable C's did not share; a default run paired portable's 6 rounds with the
+ * slowest's slow spell and drew x1.83 over bars 1.59 apart, both "quiet" (x1.63 in the run
+ * before). The xN is then noisy (derive.c): the bars would contradict it. Not a stop rule:
+ * rounds taken after a partner stopped have nothing to pair with, so sampling on cannot mend
+ * it. With -t N a figure sums the workers' medians and a round their sum: a gap between
+ * those is one the bars show too. 1 when the two agree within STATS_PAIR_AGREE_PCT %, or
+ * there is nothing to compare (a figure <= 0). */
 #define STATS_PAIR_AGREE_PCT 3.0
 int stats_pair_agrees(double paired, double a_mb, double b_mb);
 
