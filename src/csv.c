@@ -41,7 +41,7 @@ static const char *const columns[] = {
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
     "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op", "retaken_why", "absolute",
+    "ops_per_s", "us_per_op", "retaken_why", "absolute", "processes_pct",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -132,7 +132,19 @@ static void retaken_why(FILE *f, const struct cell *w)
 static void absolute(FILE *f, const struct cell *w)
 {
     int ok = w->r.status == RES_OK && w->r.quality != RESULT_UNRATED;
-    field(f, !ok ? "" : stats_absolute_quiet(&w->r) ? "quiet" : "noisy", 1);
+    field(f, !ok ? "" : stats_absolute_quiet(&w->r) ? "quiet" : "noisy", 0);
+}
+
+/* How far the second of the two worker processes that took the cell's rounds in turn read
+ * from the first (result.process_mb), in % of the first's median: a figure that depends on
+ * its process is noisy (result.apart). Empty when there were not two. */
+static void processes(FILE *f, const struct cell *w)
+{
+    const struct result *r = &w->r;
+    char b[32] = "";
+    if (r->status == RES_OK && r->process_mb[0] > 0 && r->process_mb[1] > 0)
+        snprintf(b, sizeof b, "%+.2f", (r->process_mb[1] / r->process_mb[0] - 1) * 100);
+    field(f, b, 1);
 }
 
 int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
@@ -187,6 +199,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         ops(f, w, pk);
         retaken_why(f, w);
         absolute(f, w);
+        processes(f, w);
     }
     return ferror(f) ? -1 : 0;
 }

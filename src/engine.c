@@ -53,7 +53,18 @@ struct engine {
     struct offload_evidence off; /* user/sys of every sample; the rest from `offload` lines */
     int offload_lines;
     char engine_id[32];
+    /* job.alternate: the round in flight or next is worker `turn`'s; every round's sample, in
+     * the order taken, whichever worker took it. */
+    int alt, turn;
+    struct stats_sample *all;
+    int nall, capall;
 };
+
+/* The cell is measured as by one worker: one window a round, judged as a lone worker's. */
+static int solo(const struct engine *e)
+{
+    return e->n == 1 || e->alt;
+}
 
 static char exe_path[4096] = "/proc/self/exe";
 
@@ -88,18 +99,23 @@ static void finish(struct engine *e, enum res_status st, const char *fmt, ...)
             kill(e->w[i].pid, SIGKILL);
 }
 
+/* Sends a command line to worker i if it still listens. */
+static void tell(struct engine *e, int i, const char *cmd, int pending)
+{
+    size_t len = strlen(cmd);
+    struct worker *w = &e->w[i];
+    if (w->cmd < 0)
+        return;
+    /* A worker that died does not read: its exit is found by engine_step. */
+    if (send(w->cmd, cmd, len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)len)
+        w->pending = pending;
+}
+
 /* Sends a command line to every worker still listening. */
 static void tell_all(struct engine *e, const char *cmd, int pending)
 {
-    size_t len = strlen(cmd);
-    for (int i = 0; i < e->n; i++) {
-        struct worker *w = &e->w[i];
-        if (w->cmd < 0)
-            continue;
-        /* A worker that died does not read: its exit is found by engine_step. */
-        if (send(w->cmd, cmd, len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)len)
-            w->pending = pending;
-    }
+    for (int i = 0; i < e->n; i++)
+        tell(e, i, cmd, pending);
 }
 
 /* The run's usual load-probe figure (stats_sample_load; STATS_SLOW_PHASE): the 90th
@@ -186,7 +202,7 @@ static void go_all(struct engine *e)
 {
     struct timespec ts;
     char cmd[48];
-    if (e->n == 1) {
+    if (solo(e)) {
         /* With the usual load figure known, it waits out a slow spell before its window
          * (worker.c): judged by the same rule the round will be, so a wait is a retake
          * avoided, not a figure made up. */
@@ -194,7 +210,10 @@ static void go_all(struct engine *e)
             snprintf(cmd, sizeof cmd, "go wait %.9g\n", load_ref);
         else
             snprintf(cmd, sizeof cmd, "go\n");
-        tell_all(e, cmd, 1);
+        if (e->alt)
+            tell(e, e->turn, cmd, 1);
+        else
+            tell_all(e, cmd, 1);
         return;
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -204,9 +223,37 @@ static void go_all(struct engine *e)
     tell_all(e, cmd, 1);
 }
 
+/* job.alternate: each process's median and interval, from the rounds it took (round k was
+ * worker k % 2's) that the cell's figure kept: judged once, as the cell's figure judged
+ * them. Under two kept rounds a process says nothing. */
+static void processes(struct engine *e)
+{
+    double v[2][RESULT_MAX_ROUNDS], ci[2] = { 0, 0 };
+    int k[2] = { 0, 0 };
+    for (int i = 0; i < e->r.nround && e->n == 2; i++)
+        if (e->r.round_mb[i] > 0)
+            v[i % 2][k[i % 2]++] = e->r.round_mb[i];
+    for (int w = 0; w < 2; w++) {
+        double lo, hi, m = k[w] >= 2 ? stats_median(v[w], k[w]) : 0;
+        e->r.process_mb[w] = m;
+        if (m > 0 && stats_median_ci(v[w], k[w], &lo, &hi))
+            ci[w] = (hi - lo) / 2 / m * 100;
+    }
+    e->r.process_apart = e->r.rounds && stats_process_apart(e->r.process_mb[0], ci[0],
+                                                            e->r.process_mb[1], ci[1]);
+    if (e->r.process_apart)
+        e->r.quality = RESULT_NOISY;
+}
+
 /* Recomputes the live figures from every complete round so far. */
 static void aggregate(struct engine *e, int all_if_none)
 {
+    if (e->alt) {
+        const struct stats_sample *all = e->all;
+        stats_summarize(&all, 1, e->nall, e->r.cycle_clock, all_if_none, &e->r);
+        processes(e);
+        return;
+    }
     const struct stats_sample *ptr[RESULT_MAX_THREADS] = { 0 };
     int rounds = MAX_ROUNDS, n = e->n < RESULT_MAX_THREADS ? e->n : RESULT_MAX_THREADS;
     for (int i = 0; i < n; i++) {
@@ -286,8 +333,8 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
     /* One worker only, as the co-runner rule: -t N workers are pinned to CPUs 0..N-1, maybe
      * SMT siblings or a board's little cores, and probe side by side. Judged against the
      * figure usual before it: a sample does not vouch for itself. */
-    x.lref = e->n == 1 ? load_ref : 0;
-    if (e->n == 1)
+    x.lref = solo(e) ? load_ref : 0;
+    if (solo(e))
         engine_load_feed(stats_sample_load(&x));
     if (w->ns == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 16;
@@ -296,6 +343,15 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
             abort();
     }
     w->s[w->ns++] = x;
+    if (e->alt) {
+        if (e->nall == e->capall) {
+            e->capall = e->capall ? 2 * e->capall : 16;
+            e->all = realloc(e->all, (size_t)e->capall * sizeof *e->all);
+            if (!e->all)
+                abort();
+        }
+        e->all[e->nall++] = x;
+    }
     e->r.waited_ns += x.waited_ns; /* every round's, kept or retaken: time the cell spent */
     e->r.status = RES_RUNNING;
     aggregate(e, fallback(e));
@@ -306,6 +362,13 @@ static void on_calibrated(struct engine *e, struct worker *w)
 {
     w->pending = 0;
     w->calibrated = 1;
+    if (e->alt) { /* only the worker whose round it is calibrated */
+        if (e->go_after_cal && !e->finished) {
+            e->go_after_cal = 0;
+            go_all(e);
+        }
+        return;
+    }
     for (int i = 0; i < e->n; i++)
         if (!e->w[i].calibrated)
             return;
@@ -449,11 +512,13 @@ struct engine *engine_start(const struct engine_job *job)
         finish(e, RES_UNAVAILABLE, "%s", why);
         return e;
     }
-    e->w = calloc((size_t)e->job.threads, sizeof *e->w);
+    e->alt = e->job.alternate && e->job.paced && e->job.threads == 1;
+    int workers = e->alt ? 2 : e->job.threads;
+    e->w = calloc((size_t)workers, sizeof *e->w);
     if (!e->w)
         abort();
     e->r.status = RES_RUNNING;
-    for (int i = 0; i < e->job.threads; i++) {
+    for (int i = 0; i < workers; i++) {
         e->w[i].fd = e->w[i].cmd = -1;
         e->w[i].pid = spawn(&e->job, i, &e->w[i], why, sizeof why);
         e->n = i + 1;
@@ -486,6 +551,15 @@ int engine_go(struct engine *e)
         return -1;
     /* The time spent idle is no silence: the watchdog counts from here. */
     e->last_news = mono();
+    if (e->alt) { /* the workers in turn; each one's first round calibrates it first */
+        e->turn = e->rounds_sent++ % e->n;
+        e->go_after_cal = !e->w[e->turn].calibrated;
+        if (e->go_after_cal)
+            tell(e, e->turn, "cal\n", 1);
+        else
+            go_all(e);
+        return 0;
+    }
     e->rounds_sent++;
     int calibrated = 1;
     for (int i = 0; i < e->n; i++)
@@ -503,7 +577,7 @@ int engine_go(struct engine *e)
 int engine_pin(struct engine *e, int cpu)
 {
     char cmd[32];
-    if (e->n != 1 || cpu < 0 || engine_state(e) != ENGINE_IDLE)
+    if (!solo(e) || cpu < 0 || engine_state(e) != ENGINE_IDLE)
         return -1;
     snprintf(cmd, sizeof cmd, "pin %d\n", cpu);
     tell_all(e, cmd, 0);
@@ -711,6 +785,7 @@ void engine_free(struct engine *e)
     for (int i = 0; i < e->n; i++)
         free(e->w[i].s);
     free(e->w);
+    free(e->all);
     free(e);
 }
 

@@ -35,6 +35,11 @@ struct engine_job {
     int noisy_fallback; /* paced: when every round was disturbed, finish RES_OK with the
                          * figures of all rounds, quality noisy, rounds 0, instead of
                          * RES_ERROR "no undisturbed sample" (unpaced always does this) */
+    int alternate;      /* paced, one thread: two worker processes, both verified, take the
+                         * rounds in turn (each round one of them, as one worker would); the
+                         * figures are of all rounds, result.process_mb of each process's,
+                         * and a figure the two do not share is noisy
+                         * (result.process_apart) */
 };
 
 /* --time's default: the default run (every algorithm at six sizes, about 420 cells on an x86

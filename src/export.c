@@ -351,6 +351,10 @@ static void json_cell(FILE *f, const struct cell *c)
              ok && r->cycles_per_byte > 0); /* public-key ops count one byte an op */
     json_num(f, "cpu_utilisation", "%.3f", r->cpu_util, ok);
     json_num(f, "sys_pct", "%.1f", r->sys_pct, ok && r->sys_pct >= 0);
+    /* the second of the two worker processes that took the rounds in turn, against the first */
+    json_num(f, "processes_pct", "%.2f",
+             r->process_mb[0] > 0 ? (r->process_mb[1] / r->process_mb[0] - 1) * 100 : 0,
+             ok && r->process_mb[0] > 0 && r->process_mb[1] > 0);
     json_num(f, "limit_mb_per_s", "%.1f", c->limit_mb_per_s, c->limit_mb_per_s > 0);
     json_num(f, "speedup_vs_slowest", "%.4f", c->d.speedup, c->d.speedup > 0);
     json_num(f, "speedup_ci_pct", "%.2f", c->d.speedup_ci_pct, c->d.speedup_ci_pct > 0);

@@ -120,7 +120,9 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
         fprintf(out, "~ noisy (%zu cells): the 95%% interval of the speed-up over the slowest row "
                      "(its rounds paired with that row's) stayed wider than +-5%%, or either "
                      "row kept under 5 rounds, had most retaken, ran beside busy programs or while "
-                     "the host slowed the memory path, or the column was measured in a turbulent "
+                     "the host slowed the memory path, or read apart in its two worker processes "
+                     "(by more than 3 %% and than their intervals), or the column was measured "
+                     "in a turbulent "
                      "spell (%.0f %% of its rounds retaken); "
                      "no speed-up is claimed from them.\n", noisy, STATS_SPELL_PCT);
     retaken(out, cells, n, again > 0);

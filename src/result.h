@@ -94,6 +94,13 @@ struct result {
                              * on the other CPUs or on its core's SMT siblings (stats.h
                              * stats_shared): noisy whatever its interval, and so is any xN
                              * made from it */
+    /* One worker: the cell's rounds were taken in turn by two worker processes (engine.h
+     * job.alternate); each one's median, 10^6 B/s (0: none, or it kept under two rounds).
+     * process_apart: the two lie further apart than their intervals allow
+     * (stats_process_apart): the figure depends on the process that measured it; noisy, and
+     * so is any xN made from it. */
+    double process_mb[2];
+    int process_apart;
     double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
                              * (summed over all rounds taken); 100 for one worker */
     double sys_pct;         /* system time in % of the timed windows' CPU time; -1 unknown */

@@ -52,7 +52,7 @@ static void add_member(struct session *s, size_t i)
     struct engine_job job = { .impl = c->impl, .bytes = c->bytes, .threads = c->threads,
                               .seconds = s->sel.seconds, .samples = SCHED_SAMPLES,
                               .decrypt = s->sel.decrypt, .paced = 1, .noisy_fallback = 1,
-                              .group = s->grpseq };
+                              .group = s->grpseq, .alternate = 1 };
     memset(&c->r, 0, sizeof c->r);
     c->r.status = RES_RUNNING;
     c->r.threads = c->threads;
@@ -190,9 +190,10 @@ static void group_begin(struct session *s)
     s->grp_t0 = session_mono();
     /* Every worker holds two descriptors here; a column of many cells with -t N is split
      * into groups under SCHED_GROUP_FDS (the open-file limit, the TUI's poll array). */
+    int threads = s->plan.cells[first].threads;
+    size_t workers = threads == 1 ? 2 : (size_t)threads; /* job.alternate: two for one */
     for (size_t i = first; i < s->plan.n; i++)
-        if (joins(s, i, first, again) &&
-            (!s->ngrp || (s->ngrp + 1) * (size_t)s->plan.cells[first].threads * 2 <= SCHED_GROUP_FDS))
+        if (joins(s, i, first, again) && (!s->ngrp || (s->ngrp + 1) * workers * 2 <= SCHED_GROUP_FDS))
             add_member(s, i);
 }
 

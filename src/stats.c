@@ -487,7 +487,8 @@ int stats_absolute_quiet(const struct result *r)
 
 int stats_rounds_trusted(const struct result *r)
 {
-    return rounds_carry(r->rounds, r->disturbed) && !r->corun && !r->slow_phase;
+    return rounds_carry(r->rounds, r->disturbed) && !r->corun && !r->slow_phase &&
+           !r->process_apart;
 }
 
 int stats_pair_agrees(double paired, double a_mb, double b_mb)
@@ -495,6 +496,16 @@ int stats_pair_agrees(double paired, double a_mb, double b_mb)
     if (!(paired > 0) || !(a_mb > 0) || !(b_mb > 0))
         return 1;
     return fabs(paired / (a_mb / b_mb) - 1) <= STATS_PAIR_AGREE_PCT / 100;
+}
+
+int stats_process_apart(double a_mb, double a_ci_pct, double b_mb, double b_ci_pct)
+{
+    if (!(a_mb > 0) || !(b_mb > 0))
+        return 0;
+    double tol = a_ci_pct + b_ci_pct;
+    if (tol < STATS_PROCESS_APART_PCT)
+        tol = STATS_PROCESS_APART_PCT;
+    return (fmax(a_mb, b_mb) / fmin(a_mb, b_mb) - 1) * 100 > tol;
 }
 
 double stats_retaken_pct(const struct result *const rs[], size_t n)

@@ -156,8 +156,8 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
 
 /* The rounds themselves can carry a comparison: enough undisturbed ones, most of the rounds
  * taken, not run beside busy programs (result.corun) nor in a slow phase of the host
- * (result.slow_phase). A paired ratio whose interval is
- * narrow is still no claim when one side's rounds were mostly retaken or co-run: what
+ * (result.slow_phase), and its two worker processes read the same (result.process_apart).
+ * A paired ratio whose interval is narrow is still no claim when one side's rounds were mostly retaken or co-run: what
  * disturbed them (a co-runner, a throttling clock) moves different code by different
  * amounts, and the pairs that remain are the few it spared, or none it spared. */
 int stats_rounds_trusted(const struct result *r);
@@ -178,6 +178,21 @@ int stats_rounds_trusted(const struct result *r);
  * there is nothing to compare (a figure <= 0). */
 #define STATS_PAIR_AGREE_PCT 3.0
 int stats_pair_agrees(double paired, double a_mb, double b_mb);
+
+/* Two worker processes took a cell's rounds in turn (engine.h job.alternate), so a drift of
+ * the machine hits both alike: a figure is the machine's only if both processes show it. On
+ * the Zen 5 VM (family 0x1a) of 2026-12-05 some code ran at one of two speeds for a whole
+ * process: `openssl speed -bytes 16 -evp sha1` integer-only read 125 or 79 MB/s from one
+ * process to the next, and two default runs read direct-vaes512 aes-128-ctr at 16 B 1931 and
+ * 1670 MB/s, each within +-1.5 % (tests/bench/processes.sh). 1 when the larger of the two
+ * medians, a_mb and b_mb, exceeds the smaller by more than STATS_PROCESS_APART_PCT % and
+ * than both intervals together (a_ci_pct, b_ci_pct: half-widths in % of each median) allow;
+ * 0 otherwise or when there is nothing to compare. The cell is then noisy, and so is any xN
+ * made from it. 3 %: what two runs' figures may differ by (issue 16's repeatability). Two
+ * processes catch a host that gives a process one of two speeds at random half the time: a
+ * cell both of whose processes drew the same speed still reads quiet. */
+#define STATS_PROCESS_APART_PCT 3.0
+int stats_process_apart(double a_mb, double a_ci_pct, double b_mb, double b_ci_pct);
 
 /* A turbulent spell: the machine kept changing under a column while it was measured, so
  * the disturbance rules (above) retook at least STATS_SPELL_PCT % of the rounds of the

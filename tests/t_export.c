@@ -132,6 +132,9 @@ static void test_md_json_csv(void)
     int q[3] = { RESULT_QUIET, RESULT_QUIET, RESULT_NOISY };
     for (int i = 0; i < 3; i++)
         c[i].r.quality = q[i], c[i].r.ci_pct = ci[i], c[i].r.ci_hi = c[i].r.mb_per_s * 1.01;
+    /* the first cell's two worker processes read 100 and 96.5 MB/s; the others say nothing */
+    c[0].r.process_mb[0] = 100, c[0].r.process_mb[1] = 96.5;
+    c[7].r.process_mb[0] = 100, c[7].r.process_mb[1] = 50; /* failed: no figure, no processes */
     c[7].r.quality = RESULT_QUIET; /* a failed cell claims nothing, whatever its quality said */
     c[7].r.ci_pct = 1.0, c[7].r.ci_hi = 1;
     snprintf(p, sizeof p, "%s/t.md", dir);
@@ -161,7 +164,9 @@ static void test_md_json_csv(void)
              "assert c[0][\"retaken\"] == {\"descheduled\": 1, \"slow-memory\": 3}, c[0]; "
              "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}; "
              "assert [x[\"absolute\"] for x in c[:3]] == [\"quiet\", \"noisy\", \"noisy\"], c[:3]; "
-             "assert c[7][\"absolute\"] == \"\" and c[7][\"quality\"] == \"\", c[7]' %s", n, p);
+             "assert c[7][\"absolute\"] == \"\" and c[7][\"quality\"] == \"\", c[7]; "
+             "assert c[0][\"processes_pct\"] == -3.5 and c[1][\"processes_pct\"] is None; "
+             "assert c[7][\"processes_pct\"] is None' %s", n, p);
     CHECK(sh(cmd) == 0, "JSON: machine metadata, every cell, no figure for a failed one");
 
     snprintf(p, sizeof p, "%s/t.csv", dir);
@@ -169,13 +174,14 @@ static void test_md_json_csv(void)
     char *csv = csvr_slurp(p);
     CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
-    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute\n") &&
-              strstr(csv, ",descheduled:1 slow-memory:3,quiet\n") && !strstr(csv, "stolen:"),
-          "CSV: retaken_why, each reason with its count; none for a failed cell");
-    CHECK(csv && lines_ending(csv, ",quiet\n") == 1 && lines_ending(csv, ",noisy\n") == 2,
+    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute,processes_pct\n") &&
+              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50\n") && !strstr(csv, "stolen:"),
+          "CSV: retaken_why, each reason with its count; none for a failed cell; the second "
+          "process against the first");
+    CHECK(csv && lines_ending(csv, ",quiet,-3.50\n") == 1 && lines_ending(csv, ",noisy,\n") == 2,
           "CSV: absolute quiet only for a quiet cell within +-%.1f %% (%d quiet, %d noisy)",
-          STATS_ABSOLUTE_CI_PCT, csv ? lines_ending(csv, ",quiet\n") : -1,
-          csv ? lines_ending(csv, ",noisy\n") : -1);
+          STATS_ABSOLUTE_CI_PCT, csv ? lines_ending(csv, ",quiet,-3.50\n") : -1,
+          csv ? lines_ending(csv, ",noisy,\n") : -1);
     free(csv);
     FILE *t = tmpfile();
     char line[512];

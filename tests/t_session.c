@@ -2,9 +2,12 @@
  * round trip through a `run` command line, a run with failing cells, cancel, excludes, the
  * thread cap, and the ceilings child. Workers are real (ACCELSCOPE_BIN, default
  * ./accelscope); the faults come from the test-only fault backend. */
+#include <errno.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -904,6 +907,91 @@ static void test_ceilings(void)
     session_free(s);
 }
 
+/* A fresh, empty counting file for fault.c's process-dependent faults. */
+static void count_processes(char *path, size_t n)
+{
+    snprintf(path, n, "/tmp/accelscope-t_session-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "a counting file: %s", fd < 0 ? strerror(errno) : path);
+    if (fd >= 0)
+        close(fd);
+    setenv("ACCELSCOPE_TEST_PROCESSES", path, 1);
+}
+
+/* A figure only one process shows: fault-modes runs at a tenth of the speed in every second
+ * worker process that runs it (fault.c), and a one-worker cell's rounds are taken in turn by
+ * two processes (engine.h job.alternate), so one of them is slow: the cell is noisy,
+ * process_apart, never best, and no xN is claimed from it or against it (as the column's
+ * slowest its x1.0 claims nothing). The portable sha256 cell beside it has two processes
+ * too, each with a median. A cell whose second process crashes has crashed
+ * (fault-second-crash), whichever of its two processes counted second. -t 2 cells run their
+ * processes at once: no alternation. On a machine so busy that a cell keeps under 2 rounds
+ * per process, the processes say nothing, and this says so instead of judging. */
+static void test_process_modes(void)
+{
+    char path[64];
+    count_processes(path, sizeof path);
+    struct session *s = session_of("sha256", "256", "portable,fault-modes", "c,hw", 0.02);
+    char why[512];
+    CHECK(session_run(s, why, sizeof why) == 0, "process modes: the run: %s", why);
+    for (size_t i = 0; i < session_ncells(s); i++) {
+        const struct cell *c = session_cell(s, i);
+        const double *p = c->r.process_mb;
+        int modes = !strcmp(c->impl->name, "fault-modes");
+        if (c->r.status == RES_OK && (p[0] <= 0 || p[1] <= 0) && c->r.rounds < 4) {
+            printf("UNAVAILABLE: %s: %d undisturbed rounds (%d retaken): too few for each "
+                   "process to have a median on this machine now\n", c->impl->name,
+                   c->r.rounds, c->r.disturbed);
+            continue;
+        }
+        double hi = p[0] > p[1] ? p[0] : p[1], lo = p[0] > p[1] ? p[1] : p[0];
+        if (modes)
+            CHECK(c->r.status == RES_OK && c->r.process_apart &&
+                      c->r.quality == RESULT_NOISY && (c->d.noisy || c->d.speedup == 1.0) &&
+                      !c->d.best && lo > 0 && hi / lo > 3,
+                  "fault-modes: %s, its processes %.0f and %.0f MB/s: apart %d, quality %d, "
+                  "comparison %s", c->r.status == RES_OK ? "ok" : c->r.reason, p[0], p[1],
+                  c->r.process_apart, c->r.quality, c->d.noisy ? "noisy" : "quiet");
+        else
+            CHECK(c->r.status == RES_OK && lo > 0 &&
+                      (c->d.noisy || c->d.speedup == 0 || c->d.speedup == 1.0),
+                  "portable: its processes %.0f and %.0f MB/s; against a noisy row no xN "
+                  "(%.2f, %s)", p[0], p[1], c->d.speedup, c->d.noisy ? "noisy" : "quiet");
+    }
+    session_free(s);
+    unlink(path);
+
+    count_processes(path, sizeof path);
+    s = session_of("sha256", "256", "fault-second-crash", "hw", 0.02);
+    CHECK(session_run(s, why, sizeof why) == 0, "second crash: the run: %s", why);
+    const struct cell *c = session_cell(s, 0);
+    CHECK(c->r.status == RES_CRASHED && c->d.speedup == 0 && !c->d.best,
+          "fault-second-crash: crashed, no figure (%s)", c->r.reason);
+    session_free(s);
+    unlink(path);
+
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) || CPU_COUNT(&set) < 2) {
+        printf("UNAVAILABLE: -t 2 without alternation: this process may run on one CPU only\n");
+        unsetenv("ACCELSCOPE_TEST_PROCESSES");
+        return;
+    }
+    count_processes(path, sizeof path);
+    s = session_of("sha256", "256", "fault-modes", "hw", 0.02);
+    struct selection *sel = session_sel_edit(s, why, sizeof why);
+    CHECK(sel && !select_threads(sel, "2", session_max_threads(NULL), why, sizeof why),
+          "threads 2: %s", why);
+    session_rebuild(s);
+    CHECK(session_run(s, why, sizeof why) == 0, "-t 2: the run: %s", why);
+    c = session_cell(s, 0);
+    CHECK(c->r.status == RES_OK && c->r.process_mb[0] == 0 && !c->r.process_apart,
+          "-t 2: no alternation, its two processes in thread_mb: %.0f, %.0f",
+          c->r.thread_mb[0], c->r.thread_mb[1]);
+    session_free(s);
+    unlink(path);
+    unsetenv("ACCELSCOPE_TEST_PROCESSES");
+}
+
 /* Resume measures only what has no result; a queued run cancelled still ends the run. */
 static void test_resume(void)
 {
@@ -941,6 +1029,7 @@ int main(void)
     test_long_lists();
     test_excludes_and_threads();
     test_failing_cells();
+    test_process_modes();
     test_spell_again();
     test_spell_cancel();
     test_spell_after_threads();

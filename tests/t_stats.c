@@ -468,6 +468,32 @@ static void test_pair_agrees(void)
           "no paired ratio or no figure: nothing to disagree with");
 }
 
+/* Two processes' medians of one cell: apart when the larger exceeds the smaller by more than
+ * 3 % and than both intervals together, whichever process is first. */
+static void test_process_apart(void)
+{
+    CHECK(STATS_PROCESS_APART_PCT == 3.0, "the cases below are written for 3 %% (%.1f)",
+          STATS_PROCESS_APART_PCT);
+    CHECK(stats_process_apart(1931, 1.5, 1670, 1.4), "1931 against 1670 MB/s (+15.6 %%), "
+          "intervals +-1.5 and +-1.4 %%: apart");
+    CHECK(stats_process_apart(125, 1, 79, 2) && stats_process_apart(79, 2, 125, 1),
+          "125 and 79 MB/s, either way round: apart");
+    CHECK(!stats_process_apart(100, 0.5, 102.9, 0.5) && !stats_process_apart(102.9, 0.5, 100, 0.5),
+          "2.9 %% either way round, narrow intervals: the 3 %% floor holds");
+    CHECK(stats_process_apart(100, 0.5, 103.1, 0.5) && stats_process_apart(103.1, 0.5, 100, 0.5),
+          "3.1 %% either way round, narrow intervals: apart");
+    CHECK(!stats_process_apart(100, 2, 105.9, 4) && !stats_process_apart(105.9, 4, 100, 2) &&
+              stats_process_apart(100, 2, 106.1, 4) && stats_process_apart(106.1, 4, 100, 2),
+          "intervals +-2 and +-4 %%: 5.9 %% is within them, 6.1 %% is not, either way round");
+    CHECK(!stats_process_apart(0, 1, 100, 1) && !stats_process_apart(100, 1, 0, 1) &&
+              !stats_process_apart(100, 1, -5, 1),
+          "no figure on either side: nothing to be apart from");
+    struct result r = { .rounds = 8, .disturbed = 0 };
+    CHECK(stats_rounds_trusted(&r), "8 calm rounds carry a comparison");
+    r.process_apart = 1;
+    CHECK(!stats_rounds_trusted(&r), "not when its two processes read it apart");
+}
+
 /* The spell rule: the share retaken is over the column's rounds together, a quarter or
  * more is a spell, and under STATS_SPELL_MIN_ROUNDS rounds nothing is said. */
 static void test_spell(void)
@@ -550,6 +576,7 @@ int main(void)
     test_retaken_why();
     test_rules();
     test_pair_agrees();
+    test_process_apart();
     test_spell();
     test_absolute();
     return check_done();
