@@ -46,7 +46,7 @@ check "run: progress line (cell i of n, elapsed, left)" main 'cell [0-9]+ of [0-
 check "run: finishes" main 'done in [0-9.]+ s' 60
 tui_keys main '<'
 # A figure makes a claim (xN) only when its comparison is quiet; a loaded machine says ~noisy.
-check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s +(×[0-9.]+|~noisy|~spell)'
+check "paths view: bars with MB/s and speed-up" main '(█|#).* [0-9.]+ (MB|GB|kB)/s +(×[0-9.]+|~noisy|~spell|~procs)'
 # A ceiling only where `info` gives a figure ("limits ceiling sha256: none: ... CPU lacks SHA"
 # on a CPU without SHA-NI): then the heading must not name one.
 ceil=$("$bin" info --limits 2>/dev/null | grep 'limits ceiling sha256:')
