@@ -11,8 +11,11 @@
 # with OPENSSL_ia32cap='~0xffffffffffffffff:0' read 125 or 79 MB/s, alternating from one
 # process to the next (with setarch -R too, and pinned to either CPU); two default runs back
 # to back read direct-vaes512 aes-128-ctr at 16 B 1931 and 1670 MB/s, each within +-1.5 %.
-# A fix (each cell sampled in more than one worker process) is judged here: it should turn
-# every cell flagged below noisy, or make its runs agree.
+# Since then two worker processes take each one-worker cell's rounds in turn (engine.h
+# job.alternate), and a cell whose two processes read it apart is noisy; 8 runs of the
+# default selection below then put 10 of 19 figures apart beyond their intervals, while the
+# runs' clocks moved between 3979 and 4206 MHz: the clock column says how much of a spread is
+# the turbo clock's rather than a process's.
 # Usage: tests/bench/processes.sh [RUNS] [run options...]
 #   RUNS: 2 or more (default 8); run options default to -a sha1,aes-128-ctr,aes-192-cbc -s 16
 #   -p c,asm,hw. A run that fails is counted out, not fatal; the kernel path is left out.
