@@ -58,8 +58,9 @@ static int tie(const struct result *a, const struct result *b)
 static void speedup(struct cell *c, const struct cell *slow)
 {
     double q, lo, hi;
-    if (c == slow) { /* the reference: x1.0 by definition */
+    if (c == slow) { /* the reference: x1.0 by definition, a claim only if its figure is */
         c->d.speedup = 1.0;
+        c->d.noisy = c->r.process_apart; /* one process's figure: no row's xN stands on it */
         return;
     }
     if (derive_paired(&c->r, &slow->r, &q, &lo, &hi)) {

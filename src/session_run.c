@@ -193,7 +193,8 @@ static void group_begin(struct session *s)
     int threads = s->plan.cells[first].threads;
     size_t workers = threads == 1 ? 2 : (size_t)threads; /* job.alternate: two for one */
     for (size_t i = first; i < s->plan.n; i++)
-        if (joins(s, i, first, again) && (!s->ngrp || (s->ngrp + 1) * workers * 2 <= SCHED_GROUP_FDS))
+        if (joins(s, i, first, again) &&
+            (!s->ngrp || (s->ngrp + 1) * workers * 2 <= SCHED_GROUP_FDS))
             add_member(s, i);
 }
 

@@ -157,9 +157,10 @@ void stats_summarize(const struct stats_sample *const *s, int workers, int round
 /* The rounds themselves can carry a comparison: enough undisturbed ones, most of the rounds
  * taken, not run beside busy programs (result.corun) nor in a slow phase of the host
  * (result.slow_phase), and its two worker processes read the same (result.process_apart).
- * A paired ratio whose interval is narrow is still no claim when one side's rounds were mostly retaken or co-run: what
- * disturbed them (a co-runner, a throttling clock) moves different code by different
- * amounts, and the pairs that remain are the few it spared, or none it spared. */
+ * A paired ratio whose interval is narrow is still no claim when one side's rounds were
+ * mostly retaken or co-run: what disturbed them (a co-runner, a throttling clock) moves
+ * different code by different amounts, and the pairs that remain are the few it spared, or
+ * none it spared. */
 int stats_rounds_trusted(const struct result *r);
 
 /* Two estimates of one speed-up: the paired ratio (the median of the rounds' ratios, a's to

@@ -249,6 +249,23 @@ static void test_derive_quality(void)
     c[4].r.mb_per_s = 405;
     derive_cells(c, n);
     CHECK(c[4].d.tie && c[5].d.tie && c[6].d.tie, "overlapping 95 %% intervals: a three-way tie");
+    /* The slowest row read apart by its two processes: its x1.0 is no claim, nor is any
+     * row's xN over it; a column of that row alone has no best. */
+    struct cell one[] = {
+        rated(mk("md5", "portable", 64, RES_OK, 100, 90, 110), RESULT_QUIET, 99, 101, ""),
+        rated(mk("md5", "openssl", 64, RES_OK, 300, 290, 310), RESULT_QUIET, 298, 302, ""),
+    };
+    derive_cells(one, 2);
+    CHECK(!one[0].d.noisy && one[1].d.best && one[0].d.speedup == 1.0,
+          "processes agreeing: the slowest x1.0, openssl best");
+    one[0].r.process_apart = 1;
+    one[0].r.quality = RESULT_NOISY;
+    derive_cells(one, 2);
+    CHECK(one[0].d.noisy && one[1].d.noisy && !one[0].d.best && !one[1].d.best,
+          "the slowest's processes apart: both noisy, no best (%d %d)", one[0].d.noisy,
+          one[1].d.noisy);
+    derive_cells(one, 1);
+    CHECK(one[0].d.noisy && !one[0].d.best, "alone in its column, apart: noisy, not best");
 }
 
 /* A column measured in a spell is noisy, whatever its pairs say, and never best; the spell is

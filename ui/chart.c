@@ -129,12 +129,12 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, vx + 10, VALUE_W - 12, ui_attr(ROLE_WARN), "fell back");
         return;
     }
-    if (c->d.spell && c->d.noisy) { /* narrow intervals, yet taken while the machine moved */
-        ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~spell");
-        return;
-    }
     if (r->process_apart) { /* each of its processes read a figure of its own */
         ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~procs");
+        return;
+    }
+    if (c->d.spell && c->d.noisy) { /* narrow intervals, yet taken while the machine moved */
+        ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~spell");
         return;
     }
     if (c->d.noisy) { /* a figure, never a claim: no xN, no star */
@@ -187,12 +187,12 @@ void chart_details(int y, int w, const struct cell *c)
             snprintf(cyc, sizeof cyc, " %s %.2f cycles/%s (%s)", ui_glyph(G_DOT),
                      r->cycles_per_byte, algo_sized(al) ? "B" : "op", r->cycle_clock);
         /* A tie is said as one: the samples of the tied cells overlap (cell.h). */
-        char apart[128], p0[32], p1[32];
-        snprintf(apart, sizeof apart, ", noisy: its two worker processes read %s and %s",
+        char apart[96], p0[32], p1[32];
+        snprintf(apart, sizeof apart, ", ~procs %s vs %s", /* its two worker processes */
                  ui_algo_rate(al, r->process_mb[0], p0, sizeof p0),
                  ui_algo_rate(al, r->process_mb[1], p1, sizeof p1));
-        const char *rank = c->d.tie ? ", tie for best" : c->d.best ? ", best"
-                         : r->process_apart ? apart
+        const char *rank = r->process_apart ? apart
+                         : c->d.tie ? ", tie for best" : c->d.best ? ", best"
                          : c->d.spell && c->d.noisy
                              ? ", noisy: its column was measured in a turbulent spell"
                          : c->d.noisy ? ", noisy: no claim" : "";
