@@ -8,8 +8,10 @@
  * A round is one timed sample of every worker, their windows started together: the workers
  * wait on their stdin, and `go <t0>` gives them all one CLOCK_MONOTONIC start instant 3 ms
  * ahead (one worker gets a plain `go` and warms up for worker.c's WARM_NS from its own
- * wake-up). The figures in the result come from the undisturbed rounds
- * (src/stats.h); the scheduler asks stats_enough() after each round and retakes the rest.
+ * wake-up; with job->alternate the cell's two workers take the rounds in turn, one window a
+ * round, each calibrated before its first). The figures in the result come from the
+ * undisturbed rounds (src/stats.h); the scheduler asks stats_enough() after each round and
+ * retakes the rest.
  * Not paced (job->paced = 0, as older callers), the engine takes job->samples rounds itself,
  * within --time as before, and gives a figure (noisy) even when every round was disturbed. */
 #ifndef ACCELSCOPE_ENGINE_H
