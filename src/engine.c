@@ -238,9 +238,12 @@ static void processes(struct engine *e)
         e->r.process_mb[w] = m;
         if (m > 0 && stats_median_ci(v[w], k[w], &lo, &hi))
             ci[w] = (hi - lo) / 2 / m * 100;
+        e->r.process_ci_pct[w] = ci[w];
     }
-    e->r.process_apart = e->r.rounds && stats_process_apart(e->r.process_mb[0], ci[0],
-                                                            e->r.process_mb[1], ci[1]);
+    /* Judged too when every round was disturbed and the figures are of all of them
+     * (job.noisy_fallback): the cell is noisy either way, and apart says more of why. */
+    e->r.process_apart = stats_process_apart(e->r.process_mb[0], ci[0], e->r.process_mb[1],
+                                             ci[1]);
     if (e->r.process_apart)
         e->r.quality = RESULT_NOISY;
 }

@@ -100,6 +100,7 @@ struct result {
      * (stats_process_apart): the figure depends on the process that measured it; noisy, and
      * so is any xN made from it. */
     double process_mb[2];
+    double process_ci_pct[2]; /* each one's 95 % interval: half-width in % of its median */
     int process_apart;
     double overlap_pct;     /* -t N: time all N windows ran at once, in % of their union
                              * (summed over all rounds taken); 100 for one worker */
