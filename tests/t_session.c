@@ -986,9 +986,11 @@ static void test_process_modes(void)
               "fault-modes: processes %.0f and %.0f MB/s (+-%.1f, +-%.1f %%): apart %d, quality "
               "%d, comparison %s", p[0], p[1], ci[0], ci[1], c->r.process_apart, c->r.quality,
               c->d.noisy ? "noisy" : "quiet");
-        CHECK(!m->d.best && !pc->d.best && (pc->d.noisy || pc->d.speedup == 1.0),
-              "against a row read apart, no xN and no best (portable %.2f, %s)", pc->d.speedup,
-              pc->d.noisy ? "noisy" : "quiet");
+        /* portable may be best, the one quiet row, where fault-modes' paired ratio to it
+         * (a median of rounds from both its processes) came out under 1 */
+        CHECK(!m->d.best && (pc->d.noisy || pc->d.speedup == 1.0),
+              "against a row read apart, no xN (portable %.2f, %s); the row apart never best",
+              pc->d.speedup, pc->d.noisy ? "noisy" : "quiet");
     }
     session_free(s);
     unlink(path);
