@@ -53,11 +53,10 @@ struct engine {
     struct offload_evidence off; /* user/sys of every sample; the rest from `offload` lines */
     int offload_lines;
     char engine_id[32];
-    /* job.alternate: the round in flight or next is worker `turn`'s; every round's sample, in
-     * the order taken, whichever worker took it. */
+    /* job.alternate: the round in flight or next is worker `turn`'s; worker 0's samples
+     * hold every round's, in the order taken, whichever worker took it (the cell's one
+     * stream, as one worker's would be). */
     int alt, turn;
-    struct stats_sample *all;
-    int nall, capall;
 };
 
 /* The cell is measured as by one worker: one window a round, judged as a lone worker's. */
@@ -252,8 +251,8 @@ static void processes(struct engine *e)
 static void aggregate(struct engine *e, int all_if_none)
 {
     if (e->alt) {
-        const struct stats_sample *all = e->all;
-        stats_summarize(&all, 1, e->nall, e->r.cycle_clock, all_if_none, &e->r);
+        const struct stats_sample *all = e->w[0].s;
+        stats_summarize(&all, 1, e->w[0].ns, e->r.cycle_clock, all_if_none, &e->r);
         processes(e);
         return;
     }
@@ -329,6 +328,7 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
 {
     struct stats_sample x;
     w->pending = 0;
+    w = e->alt ? &e->w[0] : w; /* the stream the sample joins */
     /* Once finished (failed, cancelled, stopped) a cell's result never changes: a line
      * still in the pipe of a worker killed with the cell is read and dropped. */
     if (e->finished || w->ns >= MAX_ROUNDS || parse_sample(s, &x, &e->off))
@@ -346,15 +346,6 @@ static void on_sample(struct engine *e, struct worker *w, const char *s)
             abort();
     }
     w->s[w->ns++] = x;
-    if (e->alt) {
-        if (e->nall == e->capall) {
-            e->capall = e->capall ? 2 * e->capall : 16;
-            e->all = realloc(e->all, (size_t)e->capall * sizeof *e->all);
-            if (!e->all)
-                abort();
-        }
-        e->all[e->nall++] = x;
-    }
     e->r.waited_ns += x.waited_ns; /* every round's, kept or retaken: time the cell spent */
     e->r.status = RES_RUNNING;
     aggregate(e, fallback(e));
@@ -788,7 +779,6 @@ void engine_free(struct engine *e)
     for (int i = 0; i < e->n; i++)
         free(e->w[i].s);
     free(e->w);
-    free(e->all);
     free(e);
 }
 
