@@ -41,7 +41,7 @@ static const char *const columns[] = {
     "spread_pct", "thread_mb_per_s", "limit_mb_per_s", "capabilities", "verified_against",
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
     "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op", "retaken_why", "absolute", "processes_pct",
+    "ops_per_s", "us_per_op", "retaken_why", "absolute", "processes_pct", "clock_ref_mhz",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -144,6 +144,11 @@ static void processes(FILE *f, const struct cell *w)
     char b[32] = "";
     if (r->status == RES_OK && r->process_mb[0] > 0 && r->process_mb[1] > 0)
         snprintf(b, sizeof b, "%+.2f", (r->process_mb[1] / r->process_mb[0] - 1) * 100);
+    field(f, b, 0);
+    /* the clock the last saved run ran the cell at, which `absolute` was judged beside */
+    b[0] = 0;
+    if (r->status == RES_OK && r->clock_ref_mhz > 0)
+        snprintf(b, sizeof b, "%.0f", r->clock_ref_mhz);
     field(f, b, 1);
 }
 

@@ -18,7 +18,7 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
     "verified_against", "status", "reason", "quality", "same_code_as", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op",
+    "ops_per_s", "us_per_op", "clock_mhz",
 };
 
 /* Without these the file says nothing comparable. */
@@ -309,6 +309,7 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_CPU_UTILISATION, cpu_utilisation),
     ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s), ROW_STR(CSVREAD_SYS_PCT, sys_pct),
     ROW_STR(CSVREAD_OPS_PER_S, ops_per_s), ROW_STR(CSVREAD_US_PER_OP, us_per_op),
+    ROW_STR(CSVREAD_CLOCK_MHZ, clock_mhz),
 };
 #undef ROW_STR
 
@@ -536,6 +537,7 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->quality = intern(p, r->quality == RESULT_NOISY ? "noisy"
                            : r->quality == RESULT_QUIET ? "quiet" : "");
     w->sys_pct = r->sys_pct;
+    w->clock_mhz = r->clock_mhz;
     w->fallback = intern(p, r->fallback ? r->fallback_why : "");
     const struct algo *a = algo_find(c->impl->alg);
     if (a && !algo_sized(a) && r->mb_per_s > 0) {

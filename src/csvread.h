@@ -34,6 +34,7 @@ struct csvread_row {
     double mb_per_s, mb_min, mb_max, spread_pct, cycles_per_byte, cpu_utilisation;
     double limit_mb_per_s;  /* 0 = none */
     double sys_pct;         /* -1 when absent or empty */
+    double clock_mhz;       /* the core clock the cell ran at; 0 when absent or empty */
     /* Public-key rows: their figure (ops_per_s, us_per_op columns); mb_per_s then holds
      * ops_per_s / 10^6, the rate the comparisons divide (algo.h: algo_rate). */
     double ops_per_s, us_per_op;
@@ -57,7 +58,7 @@ enum csvread_col {
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
     CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_QUALITY,
     CSVREAD_SAME_CODE_AS, CSVREAD_SYS_PCT, CSVREAD_FALLBACK, CSVREAD_OPS_PER_S,
-    CSVREAD_US_PER_OP, CSVREAD_NCOLS
+    CSVREAD_US_PER_OP, CSVREAD_CLOCK_MHZ, CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "algo.h"
@@ -160,6 +161,40 @@ void report_time(FILE *out, double wall, double timed, double waited, double sta
     fprintf(out, "warming up before each of the %ld round%s, probing the clock around it and "
                  "handing over to the next, and each cell's calibration and exit (every visit of "
                  "a cell counted).\n", rounds, rounds == 1 ? "" : "s");
+}
+
+void report_clock_of(const struct cell *cells, size_t n, struct report_clock *o)
+{
+    *o = (struct report_clock){ 0 };
+    for (size_t i = 0; i < n; i++) {
+        const struct result *r = &cells[i].r;
+        double pct = stats_clock_ref_pct(r);
+        if (r->status != RES_OK || !r->clock_ref_mhz || !r->clock_mhz)
+            continue;
+        if (!o->known++)
+            o->lo_mhz = o->hi_mhz = r->clock_mhz;
+        o->lo_mhz = fmin(o->lo_mhz, r->clock_mhz);
+        o->hi_mhz = fmax(o->hi_mhz, r->clock_mhz);
+        if (fabs(pct) <= STATS_CLOCK_REF_PCT)
+            continue;
+        if (!o->moved++)
+            o->lo_pct = o->hi_pct = pct;
+        o->lo_pct = fmin(o->lo_pct, pct);
+        o->hi_pct = fmax(o->hi_pct, pct);
+    }
+}
+
+size_t report_clock(FILE *out, const struct cell *cells, size_t n, const char *ref_path)
+{
+    struct report_clock k;
+    report_clock_of(cells, n, &k);
+    if (k.moved)
+        fprintf(out, "Clock: %zu of %zu cells ran at a core clock %+.1f..%+.1f %% off the last "
+                     "saved run's (%s; this run %.0f..%.0f MHz). Their MB/s hold at this clock "
+                     "only (CSV absolute: noisy); their speed-ups, measured at one clock, "
+                     "stand.\n",
+                k.moved, k.known, k.lo_pct, k.hi_pct, ref_path, k.lo_mhz, k.hi_mhz);
+    return k.moved;
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

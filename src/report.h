@@ -21,6 +21,19 @@ void report_scaling(FILE *out, const struct cell *cells, size_t n, const struct 
 void report_time(FILE *out, double wall, double timed, double waited, double starting,
                  long rounds);
 
+/* The verified cells' clocks beside the last saved run's (result.clock_ref_mhz, clockref.h). */
+struct report_clock {
+    size_t known;            /* cells with both clocks */
+    size_t moved;            /* of those, more than STATS_CLOCK_REF_PCT off */
+    double lo_pct, hi_pct;   /* the moved ones' least and most, % (+ = faster now) */
+    double lo_mhz, hi_mhz;   /* this run's clocks, all known cells */
+};
+void report_clock_of(const struct cell *cells, size_t n, struct report_clock *out);
+/* Where any cell moved: how many and by how much, and that their MB/s hold at this clock only
+ * while their speed-ups stand; ref_path names the saved run. Nothing when none moved. Returns
+ * the cells that moved. */
+size_t report_clock(FILE *out, const struct cell *cells, size_t n, const char *ref_path);
+
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */
 const char *report_size(size_t bytes, char *buf, size_t n);
 

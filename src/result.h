@@ -79,6 +79,9 @@ struct result {
     double ci_pct;          /* 95 % CI of the median: half-width in % of the median */
     double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
     double clock_mhz;       /* median effective core clock of the samples (dependent adds) */
+    double clock_ref_mhz;   /* the clock the machine's last saved run ran this cell at
+                             * (clockref.h; the session sets it when the cell is done), 0 =
+                             * none: the absolute figure is judged beside it */
     double vector_rate;     /* median rate of the vector probe (AVX2 adds, port-bound), 10^6
                              * adds/s: compare within a machine only; 0 where not measured */
     double load_rate;       /* median of the rounds' stats_sample_load (the load probe per

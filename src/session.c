@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clockref.h"
 #include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
@@ -65,7 +66,19 @@ void session_free(struct session *s)
     free(s->first);
     free(s->avail);
     free(s->why);
+    clockref_free(s->clockref);
     free(s);
+}
+
+void session_set_clockref(struct session *s, struct clockref *ref)
+{
+    clockref_free(s->clockref);
+    s->clockref = ref;
+}
+
+const struct clockref *session_clockref(const struct session *s)
+{
+    return s->clockref;
 }
 
 void session_set_listener(struct session *s, session_listener fn, void *arg)

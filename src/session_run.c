@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clockref.h"
 #include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
@@ -246,6 +247,7 @@ static void member_done(struct session *s, size_t g)
     s->rounds_all += c->r.rounds + c->r.disturbed;
     if (c->again && c->r.status != RES_OK) /* cancelled, crashed on its second visit: the */
         c->r = s->first[m->cell];          /* verified first figure, in its spell, stands */
+    c->r.clock_ref_mhz = clockref_for(s->clockref, c);
     engine_free(m->e);
     m->e = NULL;
     s->done++;

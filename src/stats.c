@@ -479,10 +479,17 @@ int stats_quality(int rounds, int disturbed, double ci_pct)
                                                                            : RESULT_NOISY;
 }
 
+double stats_clock_ref_pct(const struct result *r)
+{
+    return r->clock_mhz > 0 && r->clock_ref_mhz > 0 ? (r->clock_mhz / r->clock_ref_mhz - 1) * 100
+                                                    : 0;
+}
+
 int stats_absolute_quiet(const struct result *r)
 {
     return r->status == RES_OK && r->quality == RESULT_QUIET && r->ci_hi > 0 &&
-           r->ci_pct <= STATS_ABSOLUTE_CI_PCT;
+           r->ci_pct <= STATS_ABSOLUTE_CI_PCT &&
+           fabs(stats_clock_ref_pct(r)) <= STATS_CLOCK_REF_PCT;
 }
 
 int stats_rounds_trusted(const struct result *r)

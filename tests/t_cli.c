@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "csvread.h"
+#include "machine.h"
 #include "shell.h"
 
 static const char *bin;
@@ -336,6 +337,67 @@ static void test_out_save(const char *dir)
     setenv("XDG_DATA_HOME", p, 1);
 }
 
+/* A saved run of this machine, one row: sha256 hw/openssl 16 B at clock MHz, host as given. */
+static void saved_run(const char *path, const char *host, double mhz)
+{
+    const struct machine *m = machine_get();
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        CHECK(0, "cannot write %s", path);
+        return;
+    }
+    fprintf(f, "timestamp,host,cpu,algorithm,direction,path,implementation,bytes,threads,"
+               "mb_per_s,status,clock_mhz\n2026-12-05T09:00:00Z,\"");
+    for (const char *t = host; *t; t++)
+        fprintf(f, *t == '"' ? "\"\"" : "%c", *t);
+    fprintf(f, "\",\"");
+    for (const char *t = m->cpu; *t; t++)
+        fprintf(f, *t == '"' ? "\"\"" : "%c", *t);
+    fprintf(f, "\",sha256,,hw,openssl,16,1,100.0,ok,%.0f\n", mhz);
+    fclose(f);
+}
+
+/* The last saved run's clock (clockref.h): a cell whose clock is a third off it says so
+ * after the table; another machine's run, or none, is no reference. */
+static void test_clock_ref(const char *dir)
+{
+    char args[1024], xdg[512], res[600], p[700];
+    snprintf(xdg, sizeof xdg, "%s/xdg-clock", dir);
+    setenv("XDG_DATA_HOME", xdg, 1);
+    snprintf(args, sizeof args, "run -a sha256 -s 16 -p hw -i openssl --time 0.01 --no-save "
+             "-f --out %s/clock.json", dir);
+    CHECK(sh(args) == 0 && !strstr(out, "Clock:"), "no saved run: nothing said of the clock: %s",
+          out);
+    snprintf(p, sizeof p, "%s/clock.json", dir);
+    char *j = csvr_slurp(p), *at = j ? strstr(j, "\"clock_mhz\": ") : NULL;
+    double mhz = at ? atof(at + 13) : 0;
+    free(j);
+    unlink(p);
+    if (mhz <= 0) {
+        printf("UNAVAILABLE: the clock reference: no core clock measured here\n");
+        return;
+    }
+    snprintf(res, sizeof res, "%s/accelscope/results", xdg);
+    snprintf(p, sizeof p, "%s/accelscope", xdg);
+    mkdir(xdg, 0700), mkdir(p, 0700), mkdir(res, 0700);
+    snprintf(p, sizeof p, "%s/other.csv", res);
+    saved_run(p, "not-this-host", mhz * 1.5);
+    CHECK(sh(args) == 0 && !strstr(out, "Clock:"), "another machine's run is no reference: %s",
+          out);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/this.csv", res);
+    saved_run(p, machine_get()->host, mhz * 1.5);
+    CHECK(sh(args) == 0 && strstr(out, "Clock: 1 of 1 cells ran at a core clock -3") &&
+          strstr(out, "this.csv"), "a third below the last saved run's clock: said, with the "
+          "run's file (at %.0f MHz): %s", mhz, out);
+    snprintf(p, sizeof p, "%s/clock.json", dir);
+    j = csvr_slurp(p);
+    CHECK(j && strstr(j, "\"absolute\": \"noisy\""), "its absolute figure not claimed to repeat");
+    free(j);
+    snprintf(p, sizeof p, "%s/xdg", dir);
+    setenv("XDG_DATA_HOME", p, 1);
+}
+
 int main(void)
 {
     bin = getenv("ACCELSCOPE_BIN");
@@ -354,6 +416,7 @@ int main(void)
     test_threads();
     test_compare(dir);
     test_out_save(dir);
+    test_clock_ref(dir);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleanup");

@@ -11,9 +11,11 @@
 
 #include "../src/csvread.h"
 #include "check.h"
+#include "clockref.h"
 #include "csv.h"
 #include "derive.h"
 #include "fakecells.h"
+#include "machine.h"
 #include "store.h"
 #include "csvread.h" /* tests/csvread.h: csvr_slurp */
 
@@ -361,6 +363,69 @@ static void test_list(void)
     setenv("XDG_DATA_HOME", p, 1);
 }
 
+/* The last saved run's clocks (clockref.h): the newest run of this host and CPU that has
+ * clocks, each cell's own or the run's median; none in a fresh folder. */
+static void test_clockref(void)
+{
+    struct cell c[8];
+    size_t n = fake_run(c);
+    char p[512], why[512], saved[4200], other[4200], bare[4200];
+    snprintf(p, sizeof p, "%s/xdg-clock", dir);
+    setenv("XDG_DATA_HOME", p, 1);
+    struct clockref *ref = clockref_load(why, sizeof why);
+    CHECK(!ref && strstr(why, "no saved run of this machine"), "no saved run: no reference (%s)",
+          why);
+    clockref_free(ref);
+    for (size_t i = 0; i < n; i++)
+        c[i].r.clock_mhz = 3000 + 100 * (double)i; /* the failed ones write none */
+    CHECK(store_save(c, n, saved, sizeof saved, why, sizeof why) == 0, "saved: %s", why);
+    /* newer, but of no use: another machine's run, and one of this machine without clocks */
+    struct cell o[8];
+    memcpy(o, c, sizeof o);
+    for (size_t i = 0; i < n; i++)
+        o[i].r.clock_mhz = 0;
+    CHECK(store_save(o, n, bare, sizeof bare, why, sizeof why) == 0, "saved: %s", why);
+    other[0] = 0;
+    char *text = csvr_slurp(saved), *at = text ? strstr(text, "\n") : NULL;
+    const char *host = machine_get()->host;
+    if (at && (at = strstr(at, host)) && strlen(host) > 1) {
+        at[0] = at[0] == 'x' ? 'y' : 'x'; /* the same run, a host of another name */
+        snprintf(other, sizeof other, "%s/xdg-clock/accelscope/results/zz-other.csv", dir);
+        write_text(other, text, strlen(text));
+    } else
+        printf("UNAVAILABLE: no host name in the saved run to change (host '%s')\n", host);
+    free(text);
+    struct timespec t0[2] = { { 1000000000, 0 }, { 1000000000, 0 } },
+                    t1[2] = { { 1000000100, 0 }, { 1000000100, 0 } },
+                    t2[2] = { { 1000000200, 0 }, { 1000000200, 0 } };
+    utimensat(AT_FDCWD, saved, t0, 0);
+    utimensat(AT_FDCWD, bare, t1, 0);
+    if (*other)
+        utimensat(AT_FDCWD, other, t2, 0);
+    ref = clockref_load(why, sizeof why);
+    CHECK(ref && !strcmp(clockref_path(ref), saved), "the newest run of this machine with "
+          "clocks: %s, not %s (%s)", saved, ref ? clockref_path(ref) : "none", why);
+    if (ref) {
+        /* cells 0, 1, 2, 4 verified: 3000, 3100, 3200, 3400; median 3150 */
+        CHECK(clockref_for(ref, &c[1]) == 3100 && clockref_for(ref, &c[4]) == 3400,
+              "each cell its own clock: %.0f, %.0f", clockref_for(ref, &c[1]),
+              clockref_for(ref, &c[4]));
+        struct cell x = c[1];
+        x.bytes = 64;
+        double m = clockref_for(ref, &x), d = clockref_for(ref, &c[5]);
+        CHECK(m == 3150 && clockref_median(ref) == 3150 && d == 3150, "a cell the run did not "
+              "measure (64 B: %.0f; a failed one: %.0f): the run's median 3150", m, d);
+        x = c[4];
+        x.decrypt = 1;
+        x.r.threads = 2;
+        CHECK(clockref_for(ref, &x) == 3150, "another direction and thread count: the median");
+    }
+    clockref_free(ref);
+    CHECK(clockref_for(NULL, &c[0]) == 0, "no reference: 0");
+    snprintf(p, sizeof p, "%s/xdg", dir);
+    setenv("XDG_DATA_HOME", p, 1);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -374,6 +439,7 @@ int main(void)
     test_junk();
     test_limits();
     test_list();
+    test_clockref();
     remove_dir(dir);
     return check_done();
 }

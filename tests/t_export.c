@@ -120,7 +120,7 @@ static void test_md_json_csv(void)
 {
     struct cell c[16];
     size_t n = cells(c, 1);
-    char p[256], why[512], cmd[1024];
+    char p[256], why[512], cmd[2048];
     /* the first cell had rounds retaken: 3 in a slow spell, one of them descheduled too */
     c[0].r.disturbed = 3;
     c[0].r.retaken[RESULT_RETAKEN_SLOW_PHASE] = 3;
@@ -137,6 +137,11 @@ static void test_md_json_csv(void)
     c[7].r.process_mb[0] = 100, c[7].r.process_mb[1] = 50; /* failed: no figure, no processes */
     c[7].r.quality = RESULT_QUIET; /* a failed cell claims nothing, whatever its quality said */
     c[7].r.ci_pct = 1.0, c[7].r.ci_hi = 1;
+    /* beside the last saved run's clock (STATS_CLOCK_REF_PCT 2 %): the first 1 % off, still
+     * quiet; the fourth, quiet and tight, 3.2 % off: absolute noisy */
+    c[0].r.clock_mhz = 3000, c[0].r.clock_ref_mhz = 3030;
+    c[3].r.quality = RESULT_QUIET, c[3].r.ci_pct = 1.0, c[3].r.ci_hi = c[3].r.mb_per_s * 1.01;
+    c[3].r.clock_mhz = 3000, c[3].r.clock_ref_mhz = 3100;
     snprintf(p, sizeof p, "%s/t.md", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
     char *md = csvr_slurp(p);
@@ -163,7 +168,9 @@ static void test_md_json_csv(void)
              "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]; "
              "assert c[0][\"retaken\"] == {\"descheduled\": 1, \"slow-memory\": 3}, c[0]; "
              "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}; "
-             "assert [x[\"absolute\"] for x in c[:3]] == [\"quiet\", \"noisy\", \"noisy\"], c[:3]; "
+             "assert [x[\"absolute\"] for x in c[:4]] == [\"quiet\", \"noisy\", \"noisy\", \"noisy\"], c[:4]; "
+             "assert (c[0][\"clock_mhz\"], c[0][\"clock_ref_mhz\"], c[3][\"clock_ref_mhz\"]) == (3000, 3030, 3100); "
+             "assert c[1][\"clock_ref_mhz\"] is None and c[7][\"clock_ref_mhz\"] is None; "
              "assert c[7][\"absolute\"] == \"\" and c[7][\"quality\"] == \"\", c[7]; "
              "assert c[0][\"processes_pct\"] == -3.5 and c[1][\"processes_pct\"] is None; "
              "assert c[7][\"processes_pct\"] is None' %s", n, p);
@@ -174,14 +181,18 @@ static void test_md_json_csv(void)
     char *csv = csvr_slurp(p);
     CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
-    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute,processes_pct\n") &&
-              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50\n") && !strstr(csv, "stolen:"),
+    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute,processes_pct,clock_ref_mhz\n") &&
+              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50,3030\n") && !strstr(csv, "stolen:"),
           "CSV: retaken_why, each reason with its count; none for a failed cell; the second "
           "process against the first");
-    CHECK(csv && lines_ending(csv, ",quiet,-3.50\n") == 1 && lines_ending(csv, ",noisy,\n") == 2,
-          "CSV: absolute quiet only for a quiet cell within +-%.1f %% (%d quiet, %d noisy)",
-          STATS_ABSOLUTE_CI_PCT, csv ? lines_ending(csv, ",quiet,-3.50\n") : -1,
-          csv ? lines_ending(csv, ",noisy,\n") : -1);
+    CHECK(csv && lines_ending(csv, ",quiet,-3.50,3030\n") == 1 &&
+              lines_ending(csv, ",noisy,,\n") == 2 && lines_ending(csv, ",noisy,,3100\n") == 1,
+          "CSV: absolute quiet only for a quiet cell within +-%.1f %% whose clock stayed within "
+          "%.0f %% of the last saved run's (%d quiet, %d noisy, %d clock moved)",
+          STATS_ABSOLUTE_CI_PCT, STATS_CLOCK_REF_PCT,
+          csv ? lines_ending(csv, ",quiet,-3.50,3030\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,3100\n") : -1);
     free(csv);
     FILE *t = tmpfile();
     char line[512];

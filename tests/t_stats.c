@@ -536,6 +536,28 @@ static void test_absolute(void)
         CHECK(stats_absolute_quiet(&r) == t[i].want, "absolute: status %d quality %d +-%.1f %%: "
               "%d, not %d", t[i].status, t[i].quality, t[i].ci, !t[i].want, t[i].want);
     }
+    /* the clock beside the last saved run's (STATS_CLOCK_REF_PCT 2 %): a quiet, tight cell */
+    static const struct {
+        double clock, ref;
+        int want;
+    } k[] = {
+        { 3000, 0, 1 },    /* no saved run */
+        { 0, 3000, 1 },    /* no clock of its own: nothing to judge by */
+        { 3000, 3000, 1 }, { 3000, 2950, 1 }, /* +1.7 % */
+        { 3000, 3070, 0 }, /* -2.3 % */
+        { 3000, 2930, 0 }, /* +2.4 % */
+        { 3876, 4234, 0 }, /* the Zen 5 VM's two back-to-back runs */
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        struct result r = { .status = RES_OK, .quality = RESULT_QUIET, .ci_pct = 1.0,
+                            .mb_per_s = 100, .ci_hi = 101, .clock_mhz = k[i].clock,
+                            .clock_ref_mhz = k[i].ref };
+        double pct = stats_clock_ref_pct(&r), want = k[i].clock && k[i].ref
+                                                         ? (k[i].clock / k[i].ref - 1) * 100 : 0;
+        CHECK(stats_absolute_quiet(&r) == k[i].want && fabs(pct - want) < 1e-9,
+              "absolute: clock %.0f MHz, last saved run's %.0f: %d (%+.2f %%), not %d (%+.2f %%)",
+              k[i].clock, k[i].ref, !k[i].want, pct, k[i].want, want);
+    }
 }
 
 /* stats_load_slow_share on made-up load figures: calm ones at 4.0 with a 1 % jitter, slow ones

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "clockref.h"
+#include "report.h"
 #include "store.h"
 
 int ui_save_runs = 1;
@@ -22,6 +24,8 @@ void run_key(void)
     }
     char why[512];
     pressed = ui_now();
+    /* the run saved last (the TUI's own previous one too) is the clock to judge figures by */
+    session_set_clockref(ui.s, clockref_load(why, sizeof why));
     switch (session_start(ui.s, why, sizeof why)) {
     case 0: /* a plan of unavailable cells only has already ended and said so */
         if (session_running(ui.s))
@@ -142,12 +146,26 @@ static void retaken_status(void)
     ui_set_status(ui.status_err, "%s", said);
 }
 
+/* After that: cells whose clock moved from the last saved run's (report.h) */
+static void clock_status(void)
+{
+    struct report_clock k;
+    report_clock_of(session_cell(ui.s, 0), session_ncells(ui.s), &k);
+    if (!k.moved)
+        return;
+    char said[8192];
+    snprintf(said, sizeof said, "%s %s clock %+.0f..%+.0f %% off the last saved run's: MB/s at "
+             "this clock only", ui.status, ui_glyph(G_DOT), k.lo_pct, k.hi_pct);
+    ui_set_status(ui.status_err, "%s", said);
+}
+
 void run_event(enum session_event ev)
 {
     if (ev == SESSION_RUN_DONE) {
         done_status();
         save();
         retaken_status();
+        clock_status();
         cmpv_invalidate();
     }
 }

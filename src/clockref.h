@@ -1,0 +1,34 @@
+/* The core clock this machine's last saved run ran at, beside which a new run's absolute
+ * figures are judged.
+ *
+ * An absolute figure (MB/s) follows the core clock, and between runs the clock moves more
+ * than a cell's interval can see: on the Zen 5 VM (family 0x1a, 2026-12-05, trust.sh) two
+ * back-to-back default runs ran their cells at 3876..4234 MHz, each run steady within
+ * itself; quiet cells agreed within 3 % on 81-83 % raw, 96-99 % per clock. A run cannot
+ * know the next one's clock, but it can know the last one's: every run is saved (store.h).
+ * A cell whose clock differs from that run's by more than STATS_CLOCK_REF_PCT no longer
+ * claims that its MB/s repeats (CSV `absolute`: noisy, stats_absolute_quiet); its
+ * comparisons (paired rounds, one clock) stand. */
+#ifndef ACCELSCOPE_CLOCKREF_H
+#define ACCELSCOPE_CLOCKREF_H
+
+#include <stddef.h>
+
+#include "cell.h"
+
+struct clockref;
+
+/* The newest saved run of this host and CPU (machine.h) that has clocks: its cells' clocks.
+ * NULL and why ("no saved run of this machine has clocks") when there is none. */
+struct clockref *clockref_load(char *why, size_t n);
+/* The same from one CSV in the `run --csv` schema, whatever machine it is from. */
+struct clockref *clockref_from_file(const char *path, char *why, size_t n);
+void clockref_free(struct clockref *c);
+
+/* The clock, MHz, the reference ran c's cell at (same algorithm, direction, size,
+ * implementation, threads), else the median of its cells' clocks; 0 when c is NULL. */
+double clockref_for(const struct clockref *c, const struct cell *cell);
+double clockref_median(const struct clockref *c);
+const char *clockref_path(const struct clockref *c);
+
+#endif
