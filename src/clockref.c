@@ -10,10 +10,14 @@
 #include "store.h"
 
 struct clockref {
-    struct csvread_set set; /* the run's rows; only verified ones with a clock are used */
-    double median;          /* of those rows' clocks */
+    struct csvread_set set; /* the run's rows; only quiet verified ones with a clock count */
+    double median;          /* of those rows' clocks, all thread counts */
     char path[4096];
 };
+
+/* Saved runs of this machine read in full, newest first, before giving up: runs without
+ * clocks (a machine without a clock probe) would otherwise make every start read them all. */
+enum { CLOCKREF_MAX_TRIES = 8 };
 
 static int by_value(const void *a, const void *b)
 {
@@ -21,12 +25,43 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int has_clock(const struct csvread_row *w)
+/* A row whose clock can stand for its run: verified, not noisy (a run taken under load
+ * judges nothing), and, where host is given, of that host and CPU (a file's first row says
+ * whose it is, not every row). */
+static int usable(const struct csvread_row *w, const char *host, const char *cpu)
 {
-    return w->ok && w->clock_mhz > 0;
+    return w->ok && w->clock_mhz > 0 && strcmp(w->quality, "noisy") &&
+           (!host || (!strcmp(w->host, host) && !strcmp(w->cpu, cpu)));
 }
 
-struct clockref *clockref_from_file(const char *path, char *why, size_t n)
+static int same_impl(const struct csvread_row *w, const struct cell *cell, int threads)
+{
+    return w->threads == threads && !strcmp(w->algorithm, cell->impl->alg) &&
+           !strcmp(w->direction, csv_direction(cell)) && !strcmp(w->path, path_id[cell->impl->path]) &&
+           !strcmp(w->implementation, cell->impl->name);
+}
+
+/* The median clock of the usable rows that pick() accepts (pick NULL: all); 0 when none. */
+static double median_of(const struct clockref *c, const struct cell *cell, int threads,
+                        int (*pick)(const struct csvread_row *, const struct cell *, int))
+{
+    size_t k = 0;
+    double *v = malloc((c->set.n ? c->set.n : 1) * sizeof *v), m = 0;
+    if (!v)
+        abort();
+    for (size_t i = 0; i < c->set.n; i++)
+        if (c->set.rows[i].clock_mhz > 0 && (!pick || pick(&c->set.rows[i], cell, threads)))
+            v[k++] = c->set.rows[i].clock_mhz;
+    if (k) {
+        qsort(v, k, sizeof *v, by_value);
+        m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+    }
+    free(v);
+    return m;
+}
+
+static struct clockref *load(const char *path, const char *host, const char *cpu, char *why,
+                             size_t n)
 {
     struct clockref *c = calloc(1, sizeof *c);
     if (!c)
@@ -34,25 +69,24 @@ struct clockref *clockref_from_file(const char *path, char *why, size_t n)
     snprintf(c->path, sizeof c->path, "%s", path);
     if (csvread_file(path, &c->set, why, n))
         goto free_ref;
-    size_t k = 0;
-    double *v = malloc((c->set.n ? c->set.n : 1) * sizeof *v);
-    if (!v)
-        abort();
+    size_t k = 0; /* the unusable rows go: the lookups below see only usable ones */
     for (size_t i = 0; i < c->set.n; i++)
-        if (has_clock(&c->set.rows[i]))
-            v[k++] = c->set.rows[i].clock_mhz;
-    if (k) {
-        qsort(v, k, sizeof *v, by_value);
-        c->median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-    }
-    free(v);
+        if (usable(&c->set.rows[i], host, cpu))
+            c->set.rows[k++] = c->set.rows[i];
+    c->set.n = k;
+    c->median = median_of(c, NULL, 0, NULL);
     if (k)
         return c;
-    snprintf(why, n, "%.200s: no verified row with a clock_mhz", path);
+    snprintf(why, n, "%.200s: no quiet verified row with a clock_mhz", path);
     csvread_free(&c->set);
 free_ref:
     free(c);
     return NULL;
+}
+
+struct clockref *clockref_from_file(const char *path, char *why, size_t n)
+{
+    return load(path, NULL, NULL, why, n);
 }
 
 struct clockref *clockref_load(char *why, size_t n)
@@ -61,11 +95,14 @@ struct clockref *clockref_load(char *why, size_t n)
     size_t ne = store_list(NULL, &e);
     const struct machine *m = machine_get();
     struct clockref *c = NULL;
-    /* newest first: the last run of this machine that measured anything */
-    for (size_t i = 0; i < ne && !c; i++) {
+    int tries = 0;
+    /* newest first: the last run of this machine with clocks to go by */
+    for (size_t i = 0; i < ne && !c && tries < CLOCKREF_MAX_TRIES; i++) {
         char skip[256];
-        if (e[i].ok && !strcmp(e[i].host, m->host) && !strcmp(e[i].cpu, m->cpu))
-            c = clockref_from_file(e[i].path, skip, sizeof skip);
+        if (e[i].ok && !strcmp(e[i].host, m->host) && !strcmp(e[i].cpu, m->cpu)) {
+            tries++;
+            c = load(e[i].path, m->host, m->cpu, skip, sizeof skip);
+        }
     }
     free(e);
     if (!c)
@@ -82,20 +119,29 @@ void clockref_free(struct clockref *c)
     free(c);
 }
 
+static int same_cell(const struct csvread_row *w, const struct cell *cell, int threads)
+{
+    return w->bytes == cell->bytes && same_impl(w, cell, threads);
+}
+
+static int same_threads(const struct csvread_row *w, const struct cell *cell, int threads)
+{
+    (void)cell;
+    return w->threads == threads;
+}
+
 double clockref_for(const struct clockref *c, const struct cell *cell)
 {
     if (!c)
         return 0;
-    const char *dir = csv_direction(cell), *path = path_id[cell->impl->path];
     int threads = cell->r.threads > 0 ? cell->r.threads : 1; /* as the CSV says it */
-    for (size_t i = 0; i < c->set.n; i++) {
-        const struct csvread_row *w = &c->set.rows[i];
-        if (has_clock(w) && w->bytes == cell->bytes && w->threads == threads &&
-            !strcmp(w->algorithm, cell->impl->alg) && !strcmp(w->direction, dir) &&
-            !strcmp(w->path, path) && !strcmp(w->implementation, cell->impl->name))
-            return w->clock_mhz;
-    }
-    return c->median;
+    /* all cores busy turbo lower than one, and some vector code runs at a clock of its own
+     * (AVX-512 licences): the nearest like cell sets the mark, never another thread count */
+    for (size_t i = 0; i < c->set.n; i++)
+        if (same_cell(&c->set.rows[i], cell, threads))
+            return c->set.rows[i].clock_mhz;
+    double m = median_of(c, cell, threads, same_impl);
+    return m > 0 ? m : median_of(c, cell, threads, same_threads);
 }
 
 double clockref_median(const struct clockref *c)

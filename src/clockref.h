@@ -18,17 +18,20 @@
 
 struct clockref;
 
-/* The newest saved run of this host and CPU (machine.h) that has clocks: its cells' clocks.
- * NULL and why ("no saved run of this machine has clocks") when there is none. */
+/* The newest saved run of this host and CPU (machine.h) that has clocks (of the eight newest
+ * of this machine at most), its quiet verified rows of this host and CPU. NULL and why ("no
+ * saved run of this machine has clocks") when there is none. */
 struct clockref *clockref_load(char *why, size_t n);
 /* The same from one CSV in the `run --csv` schema, whatever machine it is from. */
 struct clockref *clockref_from_file(const char *path, char *why, size_t n);
 void clockref_free(struct clockref *c);
 
-/* The clock, MHz, the reference ran c's cell at (same algorithm, direction, size,
- * implementation, threads), else the median of its cells' clocks; 0 when c is NULL. */
+/* The clock, MHz, the reference ran c's cell at (same algorithm, direction, path,
+ * implementation, size, threads); else the median of that implementation's clocks at the
+ * same thread count, else of every cell's at that count; 0 when none (or c is NULL): the
+ * cell is not judged by the clock. */
 double clockref_for(const struct clockref *c, const struct cell *cell);
-double clockref_median(const struct clockref *c);
+double clockref_median(const struct clockref *c); /* of every usable row */
 const char *clockref_path(const struct clockref *c);
 
 #endif

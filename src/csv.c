@@ -145,8 +145,14 @@ static void processes(FILE *f, const struct cell *w)
     if (r->status == RES_OK && r->process_mb[0] > 0 && r->process_mb[1] > 0)
         snprintf(b, sizeof b, "%+.2f", (r->process_mb[1] / r->process_mb[0] - 1) * 100);
     field(f, b, 0);
-    /* the clock the last saved run ran the cell at, which `absolute` was judged beside */
-    b[0] = 0;
+}
+
+/* The clock the machine's last saved run ran the cell at, which `absolute` was judged beside
+ * (clockref.h); the row's last field. */
+static void clock_ref(FILE *f, const struct cell *w)
+{
+    const struct result *r = &w->r;
+    char b[32] = "";
     if (r->status == RES_OK && r->clock_ref_mhz > 0)
         snprintf(b, sizeof b, "%.0f", r->clock_ref_mhz);
     field(f, b, 1);
@@ -205,6 +211,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         retaken_why(f, w);
         absolute(f, w);
         processes(f, w);
+        clock_ref(f, w);
     }
     return ferror(f) ? -1 : 0;
 }

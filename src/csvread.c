@@ -13,6 +13,9 @@
 #include "csv.h"
 #include "machine.h"
 
+/* struct csvread_set.missing holds a bit per column */
+_Static_assert(CSVREAD_NCOLS <= 32, "csvread_set.missing has too few bits");
+
 const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "timestamp", "host", "cpu", "kernel", "openssl", "capabilities", "algorithm", "direction",
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",

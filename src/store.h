@@ -28,7 +28,7 @@ struct store_entry {
     char path[4096];
     time_t mtime;           /* the file's modification time: the list is newest first */
     int ok;                 /* 1: its first row says what follows; 0: why says what is wrong */
-    char host[64], cpu[160], timestamp[32];
+    char host[256], cpu[160], timestamp[32]; /* as struct machine holds them */
     char why[256];
 };
 

@@ -55,6 +55,7 @@ static int same_row(const struct csvread_row *a, const struct csvread_row *b)
            !strcmp(a->reason, b->reason) && !strcmp(a->verified_against, b->verified_against) &&
            a->bytes == b->bytes && a->threads == b->threads && a->ok == b->ok &&
            a->has_figure == b->has_figure && near(a->mb_per_s, b->mb_per_s) &&
+           near(a->clock_mhz, b->clock_mhz) &&
            near(a->mb_min, b->mb_min) && near(a->mb_max, b->mb_max) &&
            near(a->spread_pct, b->spread_pct) && near(a->limit_mb_per_s, b->limit_mb_per_s);
 }
@@ -69,6 +70,8 @@ static size_t fake_run(struct cell *c)
     c[n++] = fake_cell("aes-128-gcm", "openssl", 16384, RES_OK, 2341.5);
     c[n++] = fake_cell("aes-128-gcm", "openssl", 16384, RES_WRONG, 0);
     c[n - 1].decrypt = 1;
+    for (size_t i = 0; i < n; i++) /* whole MHz, as the CSV writes them */
+        c[i].r.clock_mhz = c[i].r.status == RES_OK ? 2900 + 10 * (double)i : 0;
     derive_cells(c, n);
     return n;
 }
@@ -363,13 +366,29 @@ static void test_list(void)
     setenv("XDG_DATA_HOME", p, 1);
 }
 
+/* A copy of the saved run at from, into to, with the first row's field value changed (its
+ * first character): another host's or another CPU's run. 0, or -1 when value is not there. */
+static int variant(const char *from, const char *to, const char *value)
+{
+    char *text = csvr_slurp(from), *at = text ? strstr(text, "\n") : NULL;
+    int rc = -1;
+    if (at && strlen(value) > 1 && (at = strstr(at, value))) {
+        at[0] = at[0] == 'x' ? 'y' : 'x';
+        write_text(to, text, strlen(text));
+        rc = 0;
+    }
+    free(text);
+    return rc;
+}
+
 /* The last saved run's clocks (clockref.h): the newest run of this host and CPU that has
- * clocks, each cell's own or the run's median; none in a fresh folder. */
+ * quiet clocks; each cell's own, else the same implementation's at the same thread count,
+ * else every cell's at that count; none in a fresh folder. */
 static void test_clockref(void)
 {
     struct cell c[8];
     size_t n = fake_run(c);
-    char p[512], why[512], saved[4200], other[4200], bare[4200];
+    char p[512], why[512], saved[4200], bare[4200], host[600], cpu[600];
     snprintf(p, sizeof p, "%s/xdg-clock", dir);
     setenv("XDG_DATA_HOME", p, 1);
     struct clockref *ref = clockref_load(why, sizeof why);
@@ -378,47 +397,55 @@ static void test_clockref(void)
     clockref_free(ref);
     for (size_t i = 0; i < n; i++)
         c[i].r.clock_mhz = 3000 + 100 * (double)i; /* the failed ones write none */
+    c[2].r.quality = RESULT_NOISY; /* a noisy row stands for nothing */
     CHECK(store_save(c, n, saved, sizeof saved, why, sizeof why) == 0, "saved: %s", why);
-    /* newer, but of no use: another machine's run, and one of this machine without clocks */
+    /* newer, but of no use: another host's run, another CPU's, one without clocks */
     struct cell o[8];
     memcpy(o, c, sizeof o);
     for (size_t i = 0; i < n; i++)
         o[i].r.clock_mhz = 0;
     CHECK(store_save(o, n, bare, sizeof bare, why, sizeof why) == 0, "saved: %s", why);
-    other[0] = 0;
-    char *text = csvr_slurp(saved), *at = text ? strstr(text, "\n") : NULL;
-    const char *host = machine_get()->host;
-    if (at && (at = strstr(at, host)) && strlen(host) > 1) {
-        at[0] = at[0] == 'x' ? 'y' : 'x'; /* the same run, a host of another name */
-        snprintf(other, sizeof other, "%s/xdg-clock/accelscope/results/zz-other.csv", dir);
-        write_text(other, text, strlen(text));
-    } else
-        printf("UNAVAILABLE: no host name in the saved run to change (host '%s')\n", host);
-    free(text);
-    struct timespec t0[2] = { { 1000000000, 0 }, { 1000000000, 0 } },
-                    t1[2] = { { 1000000100, 0 }, { 1000000100, 0 } },
-                    t2[2] = { { 1000000200, 0 }, { 1000000200, 0 } };
-    utimensat(AT_FDCWD, saved, t0, 0);
-    utimensat(AT_FDCWD, bare, t1, 0);
-    if (*other)
-        utimensat(AT_FDCWD, other, t2, 0);
+    snprintf(host, sizeof host, "%s/xdg-clock/accelscope/results/zz-host.csv", dir);
+    snprintf(cpu, sizeof cpu, "%s/xdg-clock/accelscope/results/zz-cpu.csv", dir);
+    const struct machine *m = machine_get();
+    int other_host = variant(saved, host, m->host) == 0, other_cpu = variant(saved, cpu, m->cpu) == 0;
+    if (!other_host || !other_cpu)
+        printf("UNAVAILABLE: another machine's run: no host ('%s') or CPU ('%s') in the saved "
+               "run to change\n", m->host, m->cpu);
+    struct timespec t[4][2] = { { { 1000000000, 0 }, { 1000000000, 0 } },
+                                { { 1000000100, 0 }, { 1000000100, 0 } },
+                                { { 1000000200, 0 }, { 1000000200, 0 } },
+                                { { 1000000300, 0 }, { 1000000300, 0 } } };
+    utimensat(AT_FDCWD, saved, t[0], 0);
+    utimensat(AT_FDCWD, bare, t[1], 0);
+    if (other_host)
+        utimensat(AT_FDCWD, host, t[2], 0);
+    if (other_cpu)
+        utimensat(AT_FDCWD, cpu, t[3], 0);
     ref = clockref_load(why, sizeof why);
     CHECK(ref && !strcmp(clockref_path(ref), saved), "the newest run of this machine with "
           "clocks: %s, not %s (%s)", saved, ref ? clockref_path(ref) : "none", why);
     if (ref) {
-        /* cells 0, 1, 2, 4 verified: 3000, 3100, 3200, 3400; median 3150 */
-        CHECK(clockref_for(ref, &c[1]) == 3100 && clockref_for(ref, &c[4]) == 3400,
-              "each cell its own clock: %.0f, %.0f", clockref_for(ref, &c[1]),
-              clockref_for(ref, &c[4]));
-        struct cell x = c[1];
-        x.bytes = 64;
-        double m = clockref_for(ref, &x), d = clockref_for(ref, &c[5]);
-        CHECK(m == 3150 && clockref_median(ref) == 3150 && d == 3150, "a cell the run did not "
-              "measure (64 B: %.0f; a failed one: %.0f): the run's median 3150", m, d);
+        /* quiet verified rows: 0 portable 16 B 3000, 1 openssl-int 16 B 3100, 4 aes-128-gcm
+         * openssl 16 KiB encrypt 3400; median 3100 */
+        CHECK(clockref_for(ref, &c[1]) == 3100 && clockref_for(ref, &c[4]) == 3400 &&
+              clockref_median(ref) == 3100, "each cell its own clock: %.0f, %.0f; median %.0f",
+              clockref_for(ref, &c[1]), clockref_for(ref, &c[4]), clockref_median(ref));
+        double noisy = clockref_for(ref, &c[2]), failed = clockref_for(ref, &c[5]);
+        CHECK(noisy == 3100 && failed == 3100, "a noisy row (3200) and a failed one (none) "
+              "stand for nothing: the median 3100 (%.0f, %.0f)", noisy, failed);
+        struct cell x = c[4];
+        x.bytes = 1024;
+        CHECK(clockref_for(ref, &x) == 3400, "another size: the implementation's clock 3400, "
+              "not the run's (%.0f)", clockref_for(ref, &x));
         x = c[4];
         x.decrypt = 1;
+        CHECK(clockref_for(ref, &x) == 3100, "another direction: the median 3100 (%.0f)",
+              clockref_for(ref, &x));
+        x = c[4];
         x.r.threads = 2;
-        CHECK(clockref_for(ref, &x) == 3150, "another direction and thread count: the median");
+        CHECK(clockref_for(ref, &x) == 0, "another thread count: no clock to judge by (%.0f)",
+              clockref_for(ref, &x));
     }
     clockref_free(ref);
     CHECK(clockref_for(NULL, &c[0]) == 0, "no reference: 0");

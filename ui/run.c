@@ -154,7 +154,7 @@ static void clock_status(void)
     if (!k.moved)
         return;
     char said[8192];
-    snprintf(said, sizeof said, "%s %s clock %+.0f..%+.0f %% off the last saved run's: MB/s at "
+    snprintf(said, sizeof said, "%s %s clock %+.1f..%+.1f %% off the last saved run's: MB/s at "
              "this clock only", ui.status, ui_glyph(G_DOT), k.lo_pct, k.hi_pct);
     ui_set_status(ui.status_err, "%s", said);
 }
