@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clockref.h"
+#include "lastrun.h"
 #include "cmd.h"
 #include "cpu.h"
 #include "compare.h"
@@ -218,7 +218,7 @@ static int finish(struct session *s, const struct run_opts *o, const struct csvr
     if (!o->quiet)
         report_time(table, t.wall, t.timed, t.waited, t.starting, t.rounds);
     if (!o->quiet)
-        report_clock(table, cells, n, clockref_path(session_clockref(s)));
+        report_lastrun(table, cells, n, lastrun_path(session_lastrun(s)));
     if (write_files(cells, n, o))
         return 1;
     /* A cell that did not give a figure it should have is a failure, cancelled ones too. */
@@ -243,7 +243,7 @@ int cmd_run(int argc, char **argv)
     }
     session_rebuild(s);
     /* none yet (a first run) is no finding: the run says nothing of it */
-    session_set_clockref(s, clockref_load(why, sizeof why));
+    session_set_lastrun(s, lastrun_load(why, sizeof why));
     if (!o.quiet) { /* what will make these figures noisy, said before they are taken */
         struct noise nz;
         noise_survey(&nz);

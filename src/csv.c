@@ -42,6 +42,7 @@ static const char *const columns[] = {
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
     "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
     "ops_per_s", "us_per_op", "retaken_why", "absolute", "processes_pct", "clock_ref_mhz",
+    "last_mb_per_s",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -147,14 +148,16 @@ static void processes(FILE *f, const struct cell *w)
     field(f, b, 0);
 }
 
-/* The clock the machine's last saved run ran the cell at, which `absolute` was judged beside
- * (clockref.h); the row's last field. */
-static void clock_ref(FILE *f, const struct cell *w)
+/* What `absolute` was judged beside (lastrun.h): the clock the machine's last saved run ran
+ * the cell at, and that run's figure where it claimed it repeats; the row's last fields. */
+static void last_run(FILE *f, const struct cell *w)
 {
     const struct result *r = &w->r;
+    int ok = r->status == RES_OK;
     char b[32] = "";
-    if (r->status == RES_OK && r->clock_ref_mhz > 0)
-        snprintf(b, sizeof b, "%.0f", r->clock_ref_mhz);
+    num(f, "%.0f", r->clock_ref_mhz, ok && r->clock_ref_mhz > 0);
+    if (ok && r->last_mb_per_s > 0)
+        snprintf(b, sizeof b, "%.3f", r->last_mb_per_s);
     field(f, b, 1);
 }
 
@@ -211,7 +214,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         retaken_why(f, w);
         absolute(f, w);
         processes(f, w);
-        clock_ref(f, w);
+        last_run(f, w);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "algo.h"
 #include "csv.h"
 #include "machine.h"
+#include "stats.h"
 
 /* struct csvread_set.missing holds a bit per column */
 _Static_assert(CSVREAD_NCOLS <= 32, "csvread_set.missing has too few bits");
@@ -21,7 +22,7 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
     "verified_against", "status", "reason", "quality", "same_code_as", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op", "clock_mhz",
+    "ops_per_s", "us_per_op", "clock_mhz", "absolute",
 };
 
 /* Without these the file says nothing comparable. */
@@ -304,7 +305,7 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_CYCLE_CLOCK, cycle_clock), ROW_STR(CSVREAD_VERIFIED_AGAINST, verified_against),
     ROW_STR(CSVREAD_STATUS, status), ROW_STR(CSVREAD_REASON, reason),
     ROW_STR(CSVREAD_QUALITY, quality), ROW_STR(CSVREAD_SAME_CODE_AS, same_code_as),
-    ROW_STR(CSVREAD_FALLBACK, fallback),
+    ROW_STR(CSVREAD_FALLBACK, fallback), ROW_STR(CSVREAD_ABSOLUTE, absolute),
 }, num_cols[] = {
     ROW_STR(CSVREAD_MB_PER_S, mb_per_s), ROW_STR(CSVREAD_MB_PER_S_MIN, mb_min),
     ROW_STR(CSVREAD_MB_PER_S_MAX, mb_max), ROW_STR(CSVREAD_SPREAD_PCT, spread_pct),
@@ -539,6 +540,8 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
     w->cpu_utilisation = r->cpu_util;
     w->quality = intern(p, r->quality == RESULT_NOISY ? "noisy"
                            : r->quality == RESULT_QUIET ? "quiet" : "");
+    w->absolute = intern(p, r->quality == RESULT_UNRATED ? "" /* as csv.c writes it */
+                            : stats_absolute_quiet(r) ? "quiet" : "noisy");
     w->sys_pct = r->sys_pct;
     w->clock_mhz = r->clock_mhz;
     w->fallback = intern(p, r->fallback ? r->fallback_why : "");

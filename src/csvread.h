@@ -26,6 +26,7 @@ struct csvread_row {
     const char *cycle_clock, *verified_against, *status, *reason;
     const char *quality;    /* "quiet", "noisy", or "" (not rated, or an older schema) */
     const char *same_code_as; /* "asm/openssl-simd": a hardware row that ran that row's code */
+    const char *absolute;   /* "quiet": the row's MB/s claimed to repeat within 3 %; else "" */
     const char *fallback;   /* an ENGINE row whose work stayed in software: why; else "" */
     size_t bytes;
     int threads;            /* 1 when absent */
@@ -58,7 +59,7 @@ enum csvread_col {
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
     CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_QUALITY,
     CSVREAD_SAME_CODE_AS, CSVREAD_SYS_PCT, CSVREAD_FALLBACK, CSVREAD_OPS_PER_S,
-    CSVREAD_US_PER_OP, CSVREAD_CLOCK_MHZ, CSVREAD_NCOLS
+    CSVREAD_US_PER_OP, CSVREAD_CLOCK_MHZ, CSVREAD_ABSOLUTE, CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 

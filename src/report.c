@@ -163,38 +163,51 @@ void report_time(FILE *out, double wall, double timed, double waited, double sta
                  "a cell counted).\n", rounds, rounds == 1 ? "" : "s");
 }
 
-void report_clock_of(const struct cell *cells, size_t n, struct report_clock *o)
+void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun *o)
 {
-    *o = (struct report_clock){ 0 };
+    *o = (struct report_lastrun){ 0 };
     for (size_t i = 0; i < n; i++) {
         const struct result *r = &cells[i].r;
-        double pct = stats_clock_ref_pct(r);
-        if (r->status != RES_OK || !r->clock_ref_mhz || !r->clock_mhz)
+        double pct = stats_clock_ref_pct(r), last = stats_last_pct(r);
+        if (r->status != RES_OK)
             continue;
-        if (!o->known++)
-            o->lo_mhz = o->hi_mhz = r->clock_mhz;
-        o->lo_mhz = fmin(o->lo_mhz, r->clock_mhz);
-        o->hi_mhz = fmax(o->hi_mhz, r->clock_mhz);
-        if (fabs(pct) <= STATS_CLOCK_REF_PCT)
+        int moved = fabs(pct) > STATS_CLOCK_REF_PCT;
+        int claimed = r->last_mb_per_s > 0 && r->mb_per_s > 0;
+        o->claimed += claimed;
+        if (claimed && fabs(last) > STATS_ABSOLUTE_REPEAT_PCT) {
+            o->off_lo = o->off++ ? fmin(o->off_lo, last) : last;
+            o->off_hi = o->off > 1 ? fmax(o->off_hi, last) : last;
+            o->off_same_clock += r->clock_ref_mhz > 0 && !moved;
+        }
+        if (!r->clock_ref_mhz || !r->clock_mhz)
             continue;
-        if (!o->moved++)
-            o->lo_pct = o->hi_pct = pct;
-        o->lo_pct = fmin(o->lo_pct, pct);
-        o->hi_pct = fmax(o->hi_pct, pct);
+        o->lo_mhz = o->known++ ? fmin(o->lo_mhz, r->clock_mhz) : r->clock_mhz;
+        o->hi_mhz = o->known > 1 ? fmax(o->hi_mhz, r->clock_mhz) : r->clock_mhz;
+        if (moved) {
+            o->lo_pct = o->moved++ ? fmin(o->lo_pct, pct) : pct;
+            o->hi_pct = o->moved > 1 ? fmax(o->hi_pct, pct) : pct;
+        }
     }
 }
 
-size_t report_clock(FILE *out, const struct cell *cells, size_t n, const char *ref_path)
+size_t report_lastrun(FILE *out, const struct cell *cells, size_t n, const char *ref_path)
 {
-    struct report_clock k;
-    report_clock_of(cells, n, &k);
+    struct report_lastrun k;
+    report_lastrun_of(cells, n, &k);
     if (k.moved)
         fprintf(out, "Clock: %zu of %zu cells ran at a core clock %+.1f..%+.1f %% off the last "
                      "saved run's (%s; this run %.0f..%.0f MHz). Their MB/s hold at this clock "
                      "only (CSV absolute: noisy); their speed-ups, measured at one clock, "
                      "stand.\n",
                 k.moved, k.known, k.lo_pct, k.hi_pct, ref_path, k.lo_mhz, k.hi_mhz);
-    return k.moved;
+    if (k.off)
+        fprintf(out, "Repeat: %zu of %zu cells whose MB/s the last saved run (%s) claimed to "
+                     "repeat within %.0f %% differ from it by %+.1f..%+.1f %% (%zu of them at "
+                     "the same clock): this machine did not keep that claim, and they do not "
+                     "make it again (CSV absolute: noisy); their speed-ups stand.\n",
+                k.off, k.claimed, ref_path, STATS_ABSOLUTE_REPEAT_PCT, k.off_lo, k.off_hi,
+                k.off_same_clock);
+    return k.moved + k.off;
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

@@ -21,18 +21,23 @@ void report_scaling(FILE *out, const struct cell *cells, size_t n, const struct 
 void report_time(FILE *out, double wall, double timed, double waited, double starting,
                  long rounds);
 
-/* The verified cells' clocks beside the last saved run's (result.clock_ref_mhz, clockref.h). */
-struct report_clock {
+/* The verified cells beside the machine's last saved run (lastrun.h): their clocks
+ * (result.clock_ref_mhz) and, where that run claimed it, their figure (last_mb_per_s). */
+struct report_lastrun {
     size_t known;            /* cells with both clocks */
     size_t moved;            /* of those, more than STATS_CLOCK_REF_PCT off */
     double lo_pct, hi_pct;   /* the moved ones' least and most, % (+ = faster now) */
     double lo_mhz, hi_mhz;   /* this run's clocks, all known cells */
+    size_t claimed;          /* cells with the last run's claimed figure */
+    size_t off;              /* of those, more than STATS_ABSOLUTE_REPEAT_PCT from it */
+    size_t off_same_clock;   /* of those, at a clock within STATS_CLOCK_REF_PCT of its run's */
+    double off_lo, off_hi;   /* the off ones' least and most, % */
 };
-void report_clock_of(const struct cell *cells, size_t n, struct report_clock *out);
-/* Where any cell moved: how many and by how much, and that their MB/s hold at this clock only
- * while their speed-ups stand; ref_path names the saved run. Nothing when none moved. Returns
- * the cells that moved. */
-size_t report_clock(FILE *out, const struct cell *cells, size_t n, const char *ref_path);
+void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun *out);
+/* Where any cell's clock moved, or its figure did not repeat the last run's claim: how many
+ * and by how much, and that their MB/s are not claimed to repeat while their speed-ups stand;
+ * ref_path names the saved run. Nothing when neither happened. Returns the cells concerned. */
+size_t report_lastrun(FILE *out, const struct cell *cells, size_t n, const char *ref_path);
 
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */
 const char *report_size(size_t bytes, char *buf, size_t n);

@@ -80,8 +80,10 @@ struct result {
     double ci_lo, ci_hi;    /* that interval, 10^6 B/s (sums of the workers' bounds) */
     double clock_mhz;       /* median effective core clock of the samples (dependent adds) */
     double clock_ref_mhz;   /* the clock the machine's last saved run ran this cell at
-                             * (clockref.h; the session sets it when the cell is done), 0 =
+                             * (lastrun.h; the session sets it when the cell is done), 0 =
                              * none: the absolute figure is judged beside it */
+    double last_mb_per_s;   /* that run's figure for this cell where it claimed it repeats
+                             * (absolute quiet) and ran the same code; 0 = none */
     double vector_rate;     /* median rate of the vector probe (AVX2 adds, port-bound), 10^6
                              * adds/s: compare within a machine only; 0 where not measured */
     double load_rate;       /* median of the rounds' stats_sample_load (the load probe per

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clockref.h"
+#include "lastrun.h"
 #include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
@@ -66,19 +66,19 @@ void session_free(struct session *s)
     free(s->first);
     free(s->avail);
     free(s->why);
-    clockref_free(s->clockref);
+    lastrun_free(s->lastrun);
     free(s);
 }
 
-void session_set_clockref(struct session *s, struct clockref *ref)
+void session_set_lastrun(struct session *s, struct lastrun *ref)
 {
-    clockref_free(s->clockref);
-    s->clockref = ref;
+    lastrun_free(s->lastrun);
+    s->lastrun = ref;
 }
 
-const struct clockref *session_clockref(const struct session *s)
+const struct lastrun *session_lastrun(const struct session *s)
 {
-    return s->clockref;
+    return s->lastrun;
 }
 
 void session_set_listener(struct session *s, session_listener fn, void *arg)

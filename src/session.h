@@ -30,7 +30,7 @@
 
 struct session;
 struct silicon;
-struct clockref;
+struct lastrun;
 
 enum session_event {
     SESSION_CELL_START,  /* cell is running now */
@@ -75,12 +75,12 @@ struct session *session_new(void);
 void session_free(struct session *s);
 void session_set_listener(struct session *s, session_listener fn, void *arg);
 
-/* The clocks of the machine's last saved run (clockref.h), which the session owns from here
+/* The clocks of the machine's last saved run (lastrun.h), which the session owns from here
  * (NULL: none; a former one is freed): each cell finished from now on gets its reference
  * (result.clock_ref_mhz), and an absolute figure whose clock moved from it by more than
  * STATS_CLOCK_REF_PCT is not claimed to repeat. */
-void session_set_clockref(struct session *s, struct clockref *ref);
-const struct clockref *session_clockref(const struct session *s);
+void session_set_lastrun(struct session *s, struct lastrun *ref);
+const struct lastrun *session_lastrun(const struct session *s);
 
 /* The selection. session_sel_edit() returns NULL (and why) while a run is going; after
  * editing, session_rebuild() makes the plan match it. */

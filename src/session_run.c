@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clockref.h"
+#include "lastrun.h"
 #include "cpupick.h"
 #include "derive.h"
 #include "engine.h"
@@ -247,7 +247,8 @@ static void member_done(struct session *s, size_t g)
     s->rounds_all += c->r.rounds + c->r.disturbed;
     if (c->again && c->r.status != RES_OK) /* cancelled, crashed on its second visit: the */
         c->r = s->first[m->cell];          /* verified first figure, in its spell, stands */
-    c->r.clock_ref_mhz = clockref_for(s->clockref, c);
+    c->r.clock_ref_mhz = lastrun_clock_for(s->lastrun, c);
+    c->r.last_mb_per_s = lastrun_mb_for(s->lastrun, c);
     engine_free(m->e);
     m->e = NULL;
     s->done++;

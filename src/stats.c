@@ -485,11 +485,18 @@ double stats_clock_ref_pct(const struct result *r)
                                                     : 0;
 }
 
+double stats_last_pct(const struct result *r)
+{
+    return r->mb_per_s > 0 && r->last_mb_per_s > 0 ? (r->mb_per_s / r->last_mb_per_s - 1) * 100
+                                                   : 0;
+}
+
 int stats_absolute_quiet(const struct result *r)
 {
     return r->status == RES_OK && r->quality == RESULT_QUIET && r->ci_hi > 0 &&
            r->ci_pct <= STATS_ABSOLUTE_CI_PCT &&
-           fabs(stats_clock_ref_pct(r)) <= STATS_CLOCK_REF_PCT;
+           fabs(stats_clock_ref_pct(r)) <= STATS_CLOCK_REF_PCT &&
+           fabs(stats_last_pct(r)) <= STATS_ABSOLUTE_REPEAT_PCT;
 }
 
 int stats_rounds_trusted(const struct result *r)

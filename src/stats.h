@@ -44,6 +44,10 @@ struct stats_sample {
  * this claims nothing about its MB/s repeating: a CPU-bound figure moves with the clock, and
  * 2 % of clock beside the 2.1 % interval already reaches the 3 % the claim is about. */
 #define STATS_CLOCK_REF_PCT 2.0
+/* What the absolute claim promises: another run's MB/s within this. Where the last saved run
+ * made the same claim for the same cell and code (result.last_mb_per_s) and the two differ by
+ * more, the machine did not keep the promise: the new figure does not make it again. */
+#define STATS_ABSOLUTE_REPEAT_PCT 3.0
 #define STATS_CLOCK_TOL 0.05    /* a clock that moved more than this is disturbed */
 /* The vector probe's own tolerance; 0 = it is reported (result.vector_rate), never used to
  * call a sample disturbed. Measured on the Zen 3 VM, idle, 400 back-to-back probes of
@@ -247,11 +251,13 @@ const char *stats_retaken_text(const struct stats_retaken *t, int max_reasons, c
 /* enum result_quality from undisturbed and disturbed rounds and the interval. */
 int stats_quality(int rounds, int disturbed, double ci_pct);
 /* 1 when r's absolute figure is claimed repeatable (STATS_ABSOLUTE_CI_PCT): quiet, its
- * interval within that, and its clock within STATS_CLOCK_REF_PCT of the last saved run's
- * where that is known. */
+ * interval within that, its clock within STATS_CLOCK_REF_PCT of the last saved run's and
+ * its MB/s within STATS_ABSOLUTE_REPEAT_PCT of that run's claimed figure, where known. */
 int stats_absolute_quiet(const struct result *r);
 /* r's clock in % above (+) or below (-) the last saved run's; 0 when either is unknown. */
 double stats_clock_ref_pct(const struct result *r);
+/* r's MB/s in % above or below the last saved run's claimed figure; 0 when there is none. */
+double stats_last_pct(const struct result *r);
 
 /* 1 when the 95 % intervals of two figures overlap: neither is faster than the other. 0 when
  * either has no interval. */

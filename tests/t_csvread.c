@@ -11,7 +11,7 @@
 
 #include "../src/csvread.h"
 #include "check.h"
-#include "clockref.h"
+#include "lastrun.h"
 #include "csv.h"
 #include "derive.h"
 #include "fakecells.h"
@@ -55,7 +55,7 @@ static int same_row(const struct csvread_row *a, const struct csvread_row *b)
            !strcmp(a->reason, b->reason) && !strcmp(a->verified_against, b->verified_against) &&
            a->bytes == b->bytes && a->threads == b->threads && a->ok == b->ok &&
            a->has_figure == b->has_figure && near(a->mb_per_s, b->mb_per_s) &&
-           near(a->clock_mhz, b->clock_mhz) &&
+           near(a->clock_mhz, b->clock_mhz) && !strcmp(a->absolute, b->absolute) &&
            near(a->mb_min, b->mb_min) && near(a->mb_max, b->mb_max) &&
            near(a->spread_pct, b->spread_pct) && near(a->limit_mb_per_s, b->limit_mb_per_s);
 }
@@ -381,23 +381,25 @@ static int variant(const char *from, const char *to, const char *value)
     return rc;
 }
 
-/* The last saved run's clocks (clockref.h): the newest run of this host and CPU that has
+/* The last saved run's clocks (lastrun.h): the newest run of this host and CPU that has
  * quiet clocks; each cell's own, else the same implementation's at the same thread count,
  * else every cell's at that count; none in a fresh folder. */
-static void test_clockref(void)
+static void test_lastrun(void)
 {
     struct cell c[8];
     size_t n = fake_run(c);
     char p[512], why[512], saved[4200], bare[4200], host[600], cpu[600];
     snprintf(p, sizeof p, "%s/xdg-clock", dir);
     setenv("XDG_DATA_HOME", p, 1);
-    struct clockref *ref = clockref_load(why, sizeof why);
+    struct lastrun *ref = lastrun_load(why, sizeof why);
     CHECK(!ref && strstr(why, "no saved run of this machine"), "no saved run: no reference (%s)",
           why);
-    clockref_free(ref);
+    lastrun_free(ref);
     for (size_t i = 0; i < n; i++)
         c[i].r.clock_mhz = 3000 + 100 * (double)i; /* the failed ones write none */
     c[2].r.quality = RESULT_NOISY; /* a noisy row stands for nothing */
+    c[1].r.quality = RESULT_QUIET; /* claims its MB/s repeats (absolute quiet) */
+    c[1].r.ci_pct = 1.0, c[1].r.ci_hi = c[1].r.mb_per_s * 1.01;
     CHECK(store_save(c, n, saved, sizeof saved, why, sizeof why) == 0, "saved: %s", why);
     /* newer, but of no use: another host's run, another CPU's, one without clocks */
     struct cell o[8];
@@ -422,33 +424,44 @@ static void test_clockref(void)
         utimensat(AT_FDCWD, host, t[2], 0);
     if (other_cpu)
         utimensat(AT_FDCWD, cpu, t[3], 0);
-    ref = clockref_load(why, sizeof why);
-    CHECK(ref && !strcmp(clockref_path(ref), saved), "the newest run of this machine with "
-          "clocks: %s, not %s (%s)", saved, ref ? clockref_path(ref) : "none", why);
+    ref = lastrun_load(why, sizeof why);
+    CHECK(ref && !strcmp(lastrun_path(ref), saved), "the newest run of this machine with "
+          "clocks: %s, not %s (%s)", saved, ref ? lastrun_path(ref) : "none", why);
     if (ref) {
         /* quiet verified rows: 0 portable 16 B 3000, 1 openssl-int 16 B 3100, 4 aes-128-gcm
          * openssl 16 KiB encrypt 3400; median 3100 */
-        CHECK(clockref_for(ref, &c[1]) == 3100 && clockref_for(ref, &c[4]) == 3400 &&
-              clockref_median(ref) == 3100, "each cell its own clock: %.0f, %.0f; median %.0f",
-              clockref_for(ref, &c[1]), clockref_for(ref, &c[4]), clockref_median(ref));
-        double noisy = clockref_for(ref, &c[2]), failed = clockref_for(ref, &c[5]);
+        CHECK(lastrun_clock_for(ref, &c[1]) == 3100 && lastrun_clock_for(ref, &c[4]) == 3400 &&
+              lastrun_clock_median(ref) == 3100, "each cell its own clock: %.0f, %.0f; median %.0f",
+              lastrun_clock_for(ref, &c[1]), lastrun_clock_for(ref, &c[4]), lastrun_clock_median(ref));
+        double noisy = lastrun_clock_for(ref, &c[2]), failed = lastrun_clock_for(ref, &c[5]);
         CHECK(noisy == 3100 && failed == 3100, "a noisy row (3200) and a failed one (none) "
               "stand for nothing: the median 3100 (%.0f, %.0f)", noisy, failed);
         struct cell x = c[4];
         x.bytes = 1024;
-        CHECK(clockref_for(ref, &x) == 3400, "another size: the implementation's clock 3400, "
-              "not the run's (%.0f)", clockref_for(ref, &x));
+        CHECK(lastrun_clock_for(ref, &x) == 3400, "another size: the implementation's clock 3400, "
+              "not the run's (%.0f)", lastrun_clock_for(ref, &x));
         x = c[4];
         x.decrypt = 1;
-        CHECK(clockref_for(ref, &x) == 3100, "another direction: the median 3100 (%.0f)",
-              clockref_for(ref, &x));
+        CHECK(lastrun_clock_for(ref, &x) == 3100, "another direction: the median 3100 (%.0f)",
+              lastrun_clock_for(ref, &x));
         x = c[4];
         x.r.threads = 2;
-        CHECK(clockref_for(ref, &x) == 0, "another thread count: no clock to judge by (%.0f)",
-              clockref_for(ref, &x));
+        CHECK(lastrun_clock_for(ref, &x) == 0, "another thread count: no clock to judge by (%.0f)",
+              lastrun_clock_for(ref, &x));
+        /* the figure: only where the row claimed it repeats, for the same code */
+        CHECK(lastrun_mb_for(ref, &c[1]) == 32.125, "the claimed figure of the same cell: %g",
+              lastrun_mb_for(ref, &c[1]));
+        CHECK(lastrun_mb_for(ref, &c[0]) == 0 && lastrun_mb_for(ref, &c[4]) == 0,
+              "a figure not claimed to repeat (not rated) is no reference");
+        x = c[1];
+        snprintf(x.r.capvec, sizeof x.r.capvec, "CPUINFO: OPENSSL_ia32cap=0x0:0x0");
+        CHECK(lastrun_mb_for(ref, &x) == 0, "another capability vector: other code, no reference");
+        x = c[1];
+        x.bytes = 64;
+        CHECK(lastrun_mb_for(ref, &x) == 0, "another size: no reference");
     }
-    clockref_free(ref);
-    CHECK(clockref_for(NULL, &c[0]) == 0, "no reference: 0");
+    lastrun_free(ref);
+    CHECK(lastrun_clock_for(NULL, &c[0]) == 0, "no reference: 0");
     snprintf(p, sizeof p, "%s/xdg", dir);
     setenv("XDG_DATA_HOME", p, 1);
 }
@@ -466,7 +479,7 @@ int main(void)
     test_junk();
     test_limits();
     test_list();
-    test_clockref();
+    test_lastrun();
     remove_dir(dir);
     return check_done();
 }

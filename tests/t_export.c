@@ -142,6 +142,11 @@ static void test_md_json_csv(void)
     c[0].r.clock_mhz = 3000, c[0].r.clock_ref_mhz = 3030;
     c[3].r.quality = RESULT_QUIET, c[3].r.ci_pct = 1.0, c[3].r.ci_hi = c[3].r.mb_per_s * 1.01;
     c[3].r.clock_mhz = 3000, c[3].r.clock_ref_mhz = 3100;
+    /* beside the last saved run's claimed figure (STATS_ABSOLUTE_REPEAT_PCT 3 %): the first
+     * 1 % under it, still quiet; the fifth (400 MB/s), quiet and tight, 4.8 % under 420 */
+    c[0].r.last_mb_per_s = 101;
+    c[4].r.quality = RESULT_QUIET, c[4].r.ci_pct = 1.0, c[4].r.ci_hi = c[4].r.mb_per_s * 1.01;
+    c[4].r.last_mb_per_s = 420;
     snprintf(p, sizeof p, "%s/t.md", dir);
     CHECK(export_write_file(p, 0, c, n, why, sizeof why) == 0, "md written: %s", why);
     char *md = csvr_slurp(p);
@@ -168,7 +173,8 @@ static void test_md_json_csv(void)
              "assert c[0][\"mb_per_s\"] == 100.0 and d[\"accelscope\"]; "
              "assert c[0][\"retaken\"] == {\"descheduled\": 1, \"slow-memory\": 3}, c[0]; "
              "assert c[1][\"retaken\"] == {} and c[7][\"retaken\"] == {}; "
-             "assert [x[\"absolute\"] for x in c[:4]] == [\"quiet\", \"noisy\", \"noisy\", \"noisy\"], c[:4]; "
+             "assert [x[\"absolute\"] for x in c[:5]] == [\"quiet\", \"noisy\", \"noisy\", \"noisy\", \"noisy\"], c[:5]; "
+             "assert (c[0][\"last_mb_per_s\"], c[4][\"last_mb_per_s\"], c[1][\"last_mb_per_s\"]) == (101, 420, None); "
              "assert (c[0][\"clock_mhz\"], c[0][\"clock_ref_mhz\"], c[3][\"clock_ref_mhz\"]) == (3000, 3030, 3100); "
              "assert c[1][\"clock_ref_mhz\"] is None and c[7][\"clock_ref_mhz\"] is None; "
              "assert c[7][\"absolute\"] == \"\" and c[7][\"quality\"] == \"\", c[7]; "
@@ -181,18 +187,23 @@ static void test_md_json_csv(void)
     char *csv = csvr_slurp(p);
     CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
-    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute,processes_pct,clock_ref_mhz\n") &&
-              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50,3030\n") && !strstr(csv, "stolen:"),
+    CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute,processes_pct,clock_ref_mhz,"
+                             "last_mb_per_s\n") &&
+              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50,3030,101.000\n") &&
+              !strstr(csv, "stolen:"),
           "CSV: retaken_why, each reason with its count; none for a failed cell; the second "
           "process against the first");
-    CHECK(csv && lines_ending(csv, ",quiet,-3.50,3030\n") == 1 &&
-              lines_ending(csv, ",noisy,,\n") == 2 && lines_ending(csv, ",noisy,,3100\n") == 1,
+    CHECK(csv && lines_ending(csv, ",quiet,-3.50,3030,101.000\n") == 1 &&
+              lines_ending(csv, ",noisy,,,\n") == 2 && lines_ending(csv, ",noisy,,3100,\n") == 1 &&
+              lines_ending(csv, ",noisy,,,420.000\n") == 1,
           "CSV: absolute quiet only for a quiet cell within +-%.1f %% whose clock stayed within "
-          "%.0f %% of the last saved run's (%d quiet, %d noisy, %d clock moved)",
-          STATS_ABSOLUTE_CI_PCT, STATS_CLOCK_REF_PCT,
-          csv ? lines_ending(csv, ",quiet,-3.50,3030\n") : -1,
-          csv ? lines_ending(csv, ",noisy,,\n") : -1,
-          csv ? lines_ending(csv, ",noisy,,3100\n") : -1);
+          "%.0f %% of the last saved run's and whose MB/s within %.0f %% of its claimed figure "
+          "(%d quiet, %d noisy, %d clock moved, %d figure moved)",
+          STATS_ABSOLUTE_CI_PCT, STATS_CLOCK_REF_PCT, STATS_ABSOLUTE_REPEAT_PCT,
+          csv ? lines_ending(csv, ",quiet,-3.50,3030,101.000\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,,\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,3100,\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,,420.000\n") : -1);
     free(csv);
     FILE *t = tmpfile();
     char line[512];

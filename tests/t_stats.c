@@ -558,6 +558,19 @@ static void test_absolute(void)
               "absolute: clock %.0f MHz, last saved run's %.0f: %d (%+.2f %%), not %d (%+.2f %%)",
               k[i].clock, k[i].ref, !k[i].want, pct, k[i].want, want);
     }
+    /* the figure beside the last saved run's claimed one (STATS_ABSOLUTE_REPEAT_PCT 3 %) */
+    static const struct {
+        double last;
+        int want;
+    } f[] = { { 0, 1 }, { 100, 1 }, { 97.5, 1 }, { 103.2, 0 }, { 96.8, 0 }, { 150, 0 } };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        struct result r = { .status = RES_OK, .quality = RESULT_QUIET, .ci_pct = 1.0,
+                            .mb_per_s = 100, .ci_hi = 101, .last_mb_per_s = f[i].last };
+        double pct = stats_last_pct(&r), want = f[i].last ? (100 / f[i].last - 1) * 100 : 0;
+        CHECK(stats_absolute_quiet(&r) == f[i].want && fabs(pct - want) < 1e-9,
+              "absolute: 100 MB/s, the last saved run's claimed %.1f: %d (%+.2f %%), not %d",
+              f[i].last, !f[i].want, pct, f[i].want);
+    }
 }
 
 /* stats_load_slow_share on made-up load figures: calm ones at 4.0 with a 1 % jitter, slow ones

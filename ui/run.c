@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "clockref.h"
+#include "lastrun.h"
 #include "report.h"
 #include "store.h"
 
@@ -25,7 +25,7 @@ void run_key(void)
     char why[512];
     pressed = ui_now();
     /* the run saved last (the TUI's own previous one too) is the clock to judge figures by */
-    session_set_clockref(ui.s, clockref_load(why, sizeof why));
+    session_set_lastrun(ui.s, lastrun_load(why, sizeof why));
     switch (session_start(ui.s, why, sizeof why)) {
     case 0: /* a plan of unavailable cells only has already ended and said so */
         if (session_running(ui.s))
@@ -146,17 +146,23 @@ static void retaken_status(void)
     ui_set_status(ui.status_err, "%s", said);
 }
 
-/* After that: cells whose clock moved from the last saved run's (report.h) */
-static void clock_status(void)
+/* After that: cells whose clock moved from the last saved run's, or whose figure did not
+ * repeat the one it claimed (report.h) */
+static void lastrun_status(void)
 {
-    struct report_clock k;
-    report_clock_of(session_cell(ui.s, 0), session_ncells(ui.s), &k);
-    if (!k.moved)
-        return;
+    struct report_lastrun k;
+    report_lastrun_of(session_cell(ui.s, 0), session_ncells(ui.s), &k);
     char said[8192];
-    snprintf(said, sizeof said, "%s %s clock %+.1f..%+.1f %% off the last saved run's: MB/s at "
-             "this clock only", ui.status, ui_glyph(G_DOT), k.lo_pct, k.hi_pct);
-    ui_set_status(ui.status_err, "%s", said);
+    if (k.moved) {
+        snprintf(said, sizeof said, "%s %s clock %+.1f..%+.1f %% off the last saved run's: "
+                 "MB/s at this clock only", ui.status, ui_glyph(G_DOT), k.lo_pct, k.hi_pct);
+        ui_set_status(ui.status_err, "%s", said);
+    }
+    if (k.off) {
+        snprintf(said, sizeof said, "%s %s %zu figures %+.1f..%+.1f %% off the last run's",
+                 ui.status, ui_glyph(G_DOT), k.off, k.off_lo, k.off_hi);
+        ui_set_status(ui.status_err, "%s", said);
+    }
 }
 
 void run_event(enum session_event ev)
@@ -165,7 +171,7 @@ void run_event(enum session_event ev)
         done_status();
         save();
         retaken_status();
-        clock_status();
+        lastrun_status();
         cmpv_invalidate();
     }
 }

@@ -1,4 +1,4 @@
-#include "clockref.h"
+#include "lastrun.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "machine.h"
 #include "store.h"
 
-struct clockref {
+struct lastrun {
     struct csvread_set set; /* the run's rows; only quiet verified ones with a clock count */
     double median;          /* of those rows' clocks, all thread counts */
     char path[4096];
@@ -17,7 +17,7 @@ struct clockref {
 
 /* Saved runs of this machine read in full, newest first, before giving up: runs without
  * clocks (a machine without a clock probe) would otherwise make every start read them all. */
-enum { CLOCKREF_MAX_TRIES = 8 };
+enum { LASTRUN_MAX_TRIES = 8 };
 
 static int by_value(const void *a, const void *b)
 {
@@ -42,7 +42,7 @@ static int same_impl(const struct csvread_row *w, const struct cell *cell, int t
 }
 
 /* The median clock of the usable rows that pick() accepts (pick NULL: all); 0 when none. */
-static double median_of(const struct clockref *c, const struct cell *cell, int threads,
+static double median_of(const struct lastrun *c, const struct cell *cell, int threads,
                         int (*pick)(const struct csvread_row *, const struct cell *, int))
 {
     size_t k = 0;
@@ -60,10 +60,10 @@ static double median_of(const struct clockref *c, const struct cell *cell, int t
     return m;
 }
 
-static struct clockref *load(const char *path, const char *host, const char *cpu, char *why,
+static struct lastrun *load(const char *path, const char *host, const char *cpu, char *why,
                              size_t n)
 {
-    struct clockref *c = calloc(1, sizeof *c);
+    struct lastrun *c = calloc(1, sizeof *c);
     if (!c)
         abort();
     snprintf(c->path, sizeof c->path, "%s", path);
@@ -84,20 +84,20 @@ free_ref:
     return NULL;
 }
 
-struct clockref *clockref_from_file(const char *path, char *why, size_t n)
+struct lastrun *lastrun_from_file(const char *path, char *why, size_t n)
 {
     return load(path, NULL, NULL, why, n);
 }
 
-struct clockref *clockref_load(char *why, size_t n)
+struct lastrun *lastrun_load(char *why, size_t n)
 {
     struct store_entry *e;
     size_t ne = store_list(NULL, &e);
     const struct machine *m = machine_get();
-    struct clockref *c = NULL;
+    struct lastrun *c = NULL;
     int tries = 0;
     /* newest first: the last run of this machine with clocks to go by */
-    for (size_t i = 0; i < ne && !c && tries < CLOCKREF_MAX_TRIES; i++) {
+    for (size_t i = 0; i < ne && !c && tries < LASTRUN_MAX_TRIES; i++) {
         char skip[256];
         if (e[i].ok && !strcmp(e[i].host, m->host) && !strcmp(e[i].cpu, m->cpu)) {
             tries++;
@@ -111,7 +111,7 @@ struct clockref *clockref_load(char *why, size_t n)
     return c;
 }
 
-void clockref_free(struct clockref *c)
+void lastrun_free(struct lastrun *c)
 {
     if (!c)
         return;
@@ -130,7 +130,7 @@ static int same_threads(const struct csvread_row *w, const struct cell *cell, in
     return w->threads == threads;
 }
 
-double clockref_for(const struct clockref *c, const struct cell *cell)
+double lastrun_clock_for(const struct lastrun *c, const struct cell *cell)
 {
     if (!c)
         return 0;
@@ -144,12 +144,28 @@ double clockref_for(const struct clockref *c, const struct cell *cell)
     return m > 0 ? m : median_of(c, cell, threads, same_threads);
 }
 
-double clockref_median(const struct clockref *c)
+double lastrun_mb_for(const struct lastrun *c, const struct cell *cell)
+{
+    if (!c)
+        return 0;
+    int threads = cell->r.threads > 0 ? cell->r.threads : 1;
+    /* the same code: OpenSSL's build and the capability vector the worker ran with (a user's
+     * OPENSSL_ia32cap or ACCELSCOPE_DENY changes what runs) */
+    for (size_t i = 0; i < c->set.n; i++) {
+        const struct csvread_row *w = &c->set.rows[i];
+        if (same_cell(w, cell, threads) && !strcmp(w->absolute, "quiet") &&
+            !strcmp(w->capabilities, cell->r.capvec) && !strcmp(w->openssl, machine_get()->openssl))
+            return w->mb_per_s;
+    }
+    return 0;
+}
+
+double lastrun_clock_median(const struct lastrun *c)
 {
     return c ? c->median : 0;
 }
 
-const char *clockref_path(const struct clockref *c)
+const char *lastrun_path(const struct lastrun *c)
 {
     return c ? c->path : "";
 }
