@@ -42,7 +42,7 @@ static const char *const columns[] = {
     "status", "reason", "quality", "ci_pct", "disturbed", "rounds", "clock_mhz", "overlap_pct",
     "same_code_as", "vs_slowest", "vs_slowest_ci_pct", "comparison", "sys_pct", "fallback",
     "ops_per_s", "us_per_op", "retaken_why", "absolute", "processes_pct", "clock_ref_mhz",
-    "last_mb_per_s",
+    "last_mb_per_s", "last_ops_per_s",
 };
 
 static void field(FILE *f, const char *s, int last)
@@ -149,15 +149,18 @@ static void processes(FILE *f, const struct cell *w)
 }
 
 /* What `absolute` was judged beside (lastrun.h): the clock the machine's last saved run ran
- * the cell at, and that run's figure where it claimed it repeats; the row's last fields. */
+ * the cell at, and that run's figure where its interval let it claim it (MB/s, or ops/s for a
+ * public-key row, as mb_per_s and ops_per_s); the row's last fields. */
 static void last_run(FILE *f, const struct cell *w)
 {
     const struct result *r = &w->r;
-    int ok = r->status == RES_OK;
+    const struct algo *a = algo_find(w->impl->alg);
+    int ok = r->status == RES_OK, pk = a && !algo_sized(a);
     char b[32] = "";
     num(f, "%.0f", r->clock_ref_mhz, ok && r->clock_ref_mhz > 0);
-    if (ok && r->last_mb_per_s > 0)
-        snprintf(b, sizeof b, "%.3f", r->last_mb_per_s);
+    num(f, "%.3f", r->last_mb_per_s, ok && !pk && r->last_mb_per_s > 0);
+    if (ok && pk && r->last_mb_per_s > 0)
+        snprintf(b, sizeof b, "%.1f", r->last_mb_per_s * 1e6);
     field(f, b, 1);
 }
 

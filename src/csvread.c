@@ -22,7 +22,7 @@ const char *const csvread_col_name[CSVREAD_NCOLS] = {
     "path", "implementation", "bytes", "threads", "mb_per_s", "mb_per_s_min", "mb_per_s_max",
     "spread_pct", "cycles_per_byte", "cycle_clock", "cpu_utilisation", "limit_mb_per_s",
     "verified_against", "status", "reason", "quality", "same_code_as", "sys_pct", "fallback",
-    "ops_per_s", "us_per_op", "clock_mhz", "absolute",
+    "ops_per_s", "us_per_op", "clock_mhz", "absolute", "ci_pct",
 };
 
 /* Without these the file says nothing comparable. */
@@ -313,7 +313,7 @@ static const struct { enum csvread_col col; size_t off; } str_cols[] = {
     ROW_STR(CSVREAD_CPU_UTILISATION, cpu_utilisation),
     ROW_STR(CSVREAD_LIMIT_MB_PER_S, limit_mb_per_s), ROW_STR(CSVREAD_SYS_PCT, sys_pct),
     ROW_STR(CSVREAD_OPS_PER_S, ops_per_s), ROW_STR(CSVREAD_US_PER_OP, us_per_op),
-    ROW_STR(CSVREAD_CLOCK_MHZ, clock_mhz),
+    ROW_STR(CSVREAD_CLOCK_MHZ, clock_mhz), ROW_STR(CSVREAD_CI_PCT, ci_pct),
 };
 #undef ROW_STR
 
@@ -544,6 +544,7 @@ static void cell_row(const struct cell *c, const char *ts, struct csvread_set *s
                             : stats_absolute_quiet(r) ? "quiet" : "noisy");
     w->sys_pct = r->sys_pct;
     w->clock_mhz = r->clock_mhz;
+    w->ci_pct = r->ci_hi > 0 ? r->ci_pct : 0; /* as csv.c writes it */
     w->fallback = intern(p, r->fallback ? r->fallback_why : "");
     const struct algo *a = algo_find(c->impl->alg);
     if (a && !algo_sized(a) && r->mb_per_s > 0) {

@@ -36,6 +36,7 @@ struct csvread_row {
     double limit_mb_per_s;  /* 0 = none */
     double sys_pct;         /* -1 when absent or empty */
     double clock_mhz;       /* the core clock the cell ran at; 0 when absent or empty */
+    double ci_pct;          /* its 95 % interval, half-width in % of it; 0 when absent */
     /* Public-key rows: their figure (ops_per_s, us_per_op columns); mb_per_s then holds
      * ops_per_s / 10^6, the rate the comparisons divide (algo.h: algo_rate). */
     double ops_per_s, us_per_op;
@@ -59,7 +60,8 @@ enum csvread_col {
     CSVREAD_CYCLE_CLOCK, CSVREAD_CPU_UTILISATION, CSVREAD_LIMIT_MB_PER_S,
     CSVREAD_VERIFIED_AGAINST, CSVREAD_STATUS, CSVREAD_REASON, CSVREAD_QUALITY,
     CSVREAD_SAME_CODE_AS, CSVREAD_SYS_PCT, CSVREAD_FALLBACK, CSVREAD_OPS_PER_S,
-    CSVREAD_US_PER_OP, CSVREAD_CLOCK_MHZ, CSVREAD_ABSOLUTE, CSVREAD_NCOLS
+    CSVREAD_US_PER_OP, CSVREAD_CLOCK_MHZ, CSVREAD_ABSOLUTE, CSVREAD_CI_PCT,
+    CSVREAD_NCOLS
 };
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 

@@ -357,7 +357,8 @@ static void json_cell(FILE *f, const struct cell *c)
              ok && r->process_mb[0] > 0 && r->process_mb[1] > 0);
     json_num(f, "clock_mhz", "%.0f", r->clock_mhz, ok && r->clock_mhz > 0);
     json_num(f, "clock_ref_mhz", "%.0f", r->clock_ref_mhz, ok && r->clock_ref_mhz > 0);
-    json_num(f, "last_mb_per_s", "%.3f", r->last_mb_per_s, ok && r->last_mb_per_s > 0);
+    json_num(f, "last_mb_per_s", "%.3f", r->last_mb_per_s, ok && !pk && r->last_mb_per_s > 0);
+    json_num(f, "last_ops_per_s", "%.1f", r->last_mb_per_s * 1e6, ok && pk && r->last_mb_per_s > 0);
     json_num(f, "limit_mb_per_s", "%.1f", c->limit_mb_per_s, c->limit_mb_per_s > 0);
     json_num(f, "speedup_vs_slowest", "%.4f", c->d.speedup, c->d.speedup > 0);
     json_num(f, "speedup_ci_pct", "%.2f", c->d.speedup_ci_pct, c->d.speedup_ci_pct > 0);

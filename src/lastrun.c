@@ -7,16 +7,17 @@
 #include "csv.h"
 #include "csvread.h"
 #include "machine.h"
+#include "stats.h"
 #include "store.h"
 
 struct lastrun {
-    struct csvread_set set; /* the run's rows; only quiet verified ones with a clock count */
-    double median;          /* of those rows' clocks, all thread counts */
+    struct csvread_set set; /* the run's quiet verified rows of this host and CPU */
+    double median;          /* of those rows' clocks (those that have one), all thread counts */
     char path[4096];
 };
 
-/* Saved runs of this machine read in full, newest first, before giving up: runs without
- * clocks (a machine without a clock probe) would otherwise make every start read them all. */
+/* Saved runs of this machine read in full, newest first, before giving up: runs without a
+ * quiet figure (a machine always busy) would otherwise make every start read them all. */
 enum { LASTRUN_MAX_TRIES = 8 };
 
 static int by_value(const void *a, const void *b)
@@ -25,13 +26,12 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A row whose clock can stand for its run: verified, not noisy (a run taken under load
- * judges nothing), and, where host is given, of that host and CPU (a file's first row says
- * whose it is, not every row). */
-static int usable(const struct csvread_row *w, const char *host, const char *cpu)
+/* A row that can stand for its run: verified, not noisy (a run taken under load judges
+ * nothing), of this host and CPU (a file's first row says whose it is, not every row). */
+static int usable(const struct csvread_row *w, const struct machine *m)
 {
-    return w->ok && w->clock_mhz > 0 && strcmp(w->quality, "noisy") &&
-           (!host || (!strcmp(w->host, host) && !strcmp(w->cpu, cpu)));
+    return w->ok && strcmp(w->quality, "noisy") && !strcmp(w->host, m->host) &&
+           !strcmp(w->cpu, m->cpu);
 }
 
 static int same_impl(const struct csvread_row *w, const struct cell *cell, int threads)
@@ -60,8 +60,7 @@ static double median_of(const struct lastrun *c, const struct cell *cell, int th
     return m;
 }
 
-static struct lastrun *load(const char *path, const char *host, const char *cpu, char *why,
-                             size_t n)
+static struct lastrun *load(const char *path, const struct machine *m, char *why, size_t n)
 {
     struct lastrun *c = calloc(1, sizeof *c);
     if (!c)
@@ -71,22 +70,17 @@ static struct lastrun *load(const char *path, const char *host, const char *cpu,
         goto free_ref;
     size_t k = 0; /* the unusable rows go: the lookups below see only usable ones */
     for (size_t i = 0; i < c->set.n; i++)
-        if (usable(&c->set.rows[i], host, cpu))
+        if (usable(&c->set.rows[i], m))
             c->set.rows[k++] = c->set.rows[i];
     c->set.n = k;
     c->median = median_of(c, NULL, 0, NULL);
     if (k)
         return c;
-    snprintf(why, n, "%.200s: no quiet verified row with a clock_mhz", path);
+    snprintf(why, n, "%.200s: no quiet verified row", path);
     csvread_free(&c->set);
 free_ref:
     free(c);
     return NULL;
-}
-
-struct lastrun *lastrun_from_file(const char *path, char *why, size_t n)
-{
-    return load(path, NULL, NULL, why, n);
 }
 
 struct lastrun *lastrun_load(char *why, size_t n)
@@ -96,18 +90,18 @@ struct lastrun *lastrun_load(char *why, size_t n)
     const struct machine *m = machine_get();
     struct lastrun *c = NULL;
     int tries = 0;
-    /* newest first: the last run of this machine with clocks to go by */
+    /* newest first: the last run of this machine with a figure to go by */
     for (size_t i = 0; i < ne && !c && tries < LASTRUN_MAX_TRIES; i++) {
         char skip[256];
         if (e[i].ok && !strcmp(e[i].host, m->host) && !strcmp(e[i].cpu, m->cpu)) {
             tries++;
-            c = load(e[i].path, m->host, m->cpu, skip, sizeof skip);
+            c = load(e[i].path, m, skip, sizeof skip);
         }
     }
     free(e);
     if (!c)
-        snprintf(why, n, "no saved run of this machine (%.60s, %.60s) has clocks", m->host,
-                 m->cpu);
+        snprintf(why, n, "no saved run of this machine (%.60s, %.60s) has a quiet figure",
+                 m->host, m->cpu);
     return c;
 }
 
@@ -138,7 +132,7 @@ double lastrun_clock_for(const struct lastrun *c, const struct cell *cell)
     /* all cores busy turbo lower than one, and some vector code runs at a clock of its own
      * (AVX-512 licences): the nearest like cell sets the mark, never another thread count */
     for (size_t i = 0; i < c->set.n; i++)
-        if (same_cell(&c->set.rows[i], cell, threads))
+        if (same_cell(&c->set.rows[i], cell, threads) && c->set.rows[i].clock_mhz > 0)
             return c->set.rows[i].clock_mhz;
     double m = median_of(c, cell, threads, same_impl);
     return m > 0 ? m : median_of(c, cell, threads, same_threads);
@@ -149,12 +143,17 @@ double lastrun_mb_for(const struct lastrun *c, const struct cell *cell)
     if (!c)
         return 0;
     int threads = cell->r.threads > 0 ? cell->r.threads : 1;
-    /* the same code: OpenSSL's build and the capability vector the worker ran with (a user's
-     * OPENSSL_ia32cap or ACCELSCOPE_DENY changes what runs) */
+    const struct machine *m = machine_get();
     for (size_t i = 0; i < c->set.n; i++) {
         const struct csvread_row *w = &c->set.rows[i];
-        if (same_cell(w, cell, threads) && !strcmp(w->absolute, "quiet") &&
-            !strcmp(w->capabilities, cell->r.capvec) && !strcmp(w->openssl, machine_get()->openssl))
+        /* a figure its interval let claim (STATS_ABSOLUTE_CI_PCT), whether or not that run's
+         * own last run let it: a claim withdrawn once must be testable again. The same code:
+         * OpenSSL's build, the capability vector the worker ran with (a user's
+         * OPENSSL_ia32cap), and for the kernel path the kernel. */
+        if (same_cell(w, cell, threads) && !strcmp(w->quality, "quiet") && w->ci_pct > 0 &&
+            w->ci_pct <= STATS_ABSOLUTE_CI_PCT && !strcmp(w->capabilities, cell->r.capvec) &&
+            !strcmp(w->openssl, m->openssl) &&
+            (cell->impl->path != PATH_KERNEL || !strcmp(w->kernel, m->kernel)))
             return w->mb_per_s;
     }
     return 0;

@@ -175,9 +175,10 @@ void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun
         int claimed = r->last_mb_per_s > 0 && r->mb_per_s > 0;
         o->claimed += claimed;
         if (claimed && fabs(last) > STATS_ABSOLUTE_REPEAT_PCT) {
-            o->off_lo = o->off++ ? fmin(o->off_lo, last) : last;
-            o->off_hi = o->off > 1 ? fmax(o->off_hi, last) : last;
-            o->off_same_clock += r->clock_ref_mhz > 0 && !moved;
+            o->off_lo = o->off++ ? fmin(o->off_lo, fabs(last)) : fabs(last);
+            o->off_hi = o->off > 1 ? fmax(o->off_hi, fabs(last)) : fabs(last);
+            o->off_same_clock += r->clock_mhz > 0 && r->clock_ref_mhz > 0 && !moved;
+            o->off_faster += last > 0;
         }
         if (!r->clock_ref_mhz || !r->clock_mhz)
             continue;
@@ -201,12 +202,12 @@ size_t report_lastrun(FILE *out, const struct cell *cells, size_t n, const char 
                      "stand.\n",
                 k.moved, k.known, k.lo_pct, k.hi_pct, ref_path, k.lo_mhz, k.hi_mhz);
     if (k.off)
-        fprintf(out, "Repeat: %zu of %zu cells whose MB/s the last saved run (%s) claimed to "
-                     "repeat within %.0f %% differ from it by %+.1f..%+.1f %% (%zu of them at "
-                     "the same clock): this machine did not keep that claim, and they do not "
-                     "make it again (CSV absolute: noisy); their speed-ups stand.\n",
-                k.off, k.claimed, ref_path, STATS_ABSOLUTE_REPEAT_PCT, k.off_lo, k.off_hi,
-                k.off_same_clock);
+        fprintf(out, "Repeat: %zu of %zu cells differ by %.1f..%.1f %% (%zu faster, %zu slower; "
+                     "%zu at the same clock) from the figures the last saved run (%s) could "
+                     "claim to repeat within %.0f %%: this machine did not keep that, so they "
+                     "claim nothing of the kind (CSV absolute: noisy); their speed-ups stand.\n",
+                k.off, k.claimed, k.off_lo, k.off_hi, k.off_faster, k.off - k.off_faster,
+                k.off_same_clock, ref_path, STATS_ABSOLUTE_REPEAT_PCT);
     return k.moved + k.off;
 }
 

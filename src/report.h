@@ -22,7 +22,8 @@ void report_time(FILE *out, double wall, double timed, double waited, double sta
                  long rounds);
 
 /* The verified cells beside the machine's last saved run (lastrun.h): their clocks
- * (result.clock_ref_mhz) and, where that run claimed it, their figure (last_mb_per_s). */
+ * (result.clock_ref_mhz) and, where that run's interval let it claim one, their figure
+ * (last_mb_per_s). */
 struct report_lastrun {
     size_t known;            /* cells with both clocks */
     size_t moved;            /* of those, more than STATS_CLOCK_REF_PCT off */
@@ -30,8 +31,9 @@ struct report_lastrun {
     double lo_mhz, hi_mhz;   /* this run's clocks, all known cells */
     size_t claimed;          /* cells with the last run's claimed figure */
     size_t off;              /* of those, more than STATS_ABSOLUTE_REPEAT_PCT from it */
-    size_t off_same_clock;   /* of those, at a clock within STATS_CLOCK_REF_PCT of its run's */
-    double off_lo, off_hi;   /* the off ones' least and most, % */
+    size_t off_same_clock;   /* of those, both clocks known and within STATS_CLOCK_REF_PCT */
+    size_t off_faster;       /* of those, faster now */
+    double off_lo, off_hi;   /* the off ones' least and most distance, % (unsigned) */
 };
 void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun *out);
 /* Where any cell's clock moved, or its figure did not repeat the last run's claim: how many

@@ -75,10 +75,10 @@ struct session *session_new(void);
 void session_free(struct session *s);
 void session_set_listener(struct session *s, session_listener fn, void *arg);
 
-/* The clocks of the machine's last saved run (lastrun.h), which the session owns from here
- * (NULL: none; a former one is freed): each cell finished from now on gets its reference
- * (result.clock_ref_mhz), and an absolute figure whose clock moved from it by more than
- * STATS_CLOCK_REF_PCT is not claimed to repeat. */
+/* The machine's last saved run (lastrun.h), which the session owns from here (NULL: none; a
+ * former one is freed): each cell finished from now on is set beside it (result.clock_ref_mhz,
+ * last_mb_per_s), and an absolute figure whose clock or MB/s moved from it by more than
+ * STATS_CLOCK_REF_PCT or STATS_ABSOLUTE_REPEAT_PCT is not claimed to repeat. */
 void session_set_lastrun(struct session *s, struct lastrun *ref);
 const struct lastrun *session_lastrun(const struct session *s);
 

@@ -31,7 +31,7 @@ struct session {
     char (*why)[200];
 
     int ceil_seen;         /* the process's ceilings are applied to this plan */
-    struct lastrun *lastrun; /* the last saved run's clocks (owned), or NULL */
+    struct lastrun *lastrun; /* the last saved run's clocks and figures (owned), or NULL */
 
     /* The run: one group at a time (the cells of one column: one algorithm, size and
      * direction), the rounds of its cells interleaved (session_run.c). */

@@ -56,6 +56,7 @@ static int same_row(const struct csvread_row *a, const struct csvread_row *b)
            a->bytes == b->bytes && a->threads == b->threads && a->ok == b->ok &&
            a->has_figure == b->has_figure && near(a->mb_per_s, b->mb_per_s) &&
            near(a->clock_mhz, b->clock_mhz) && !strcmp(a->absolute, b->absolute) &&
+           near(a->ci_pct, b->ci_pct) &&
            near(a->mb_min, b->mb_min) && near(a->mb_max, b->mb_max) &&
            near(a->spread_pct, b->spread_pct) && near(a->limit_mb_per_s, b->limit_mb_per_s);
 }
@@ -72,6 +73,10 @@ static size_t fake_run(struct cell *c)
     c[n - 1].decrypt = 1;
     for (size_t i = 0; i < n; i++) /* whole MHz, as the CSV writes them */
         c[i].r.clock_mhz = c[i].r.status == RES_OK ? 2900 + 10 * (double)i : 0;
+    /* absolute: one quiet cell that claims its MB/s repeats, one too wide to (csv.c) */
+    c[1].r.quality = c[2].r.quality = RESULT_QUIET;
+    c[1].r.ci_pct = 1.5, c[1].r.ci_hi = c[1].r.mb_per_s * 1.015;
+    c[2].r.ci_pct = 2.5, c[2].r.ci_hi = c[2].r.mb_per_s * 1.025;
     derive_cells(c, n);
     return n;
 }
@@ -92,6 +97,10 @@ static void check_round_trip(const char *what, const char *path, const struct ce
               strstr(file.rows[5].reason, "\"openssl\", here,\nsecond"),
           "%s: quoted reason with a quote, a comma and a newline survives", what);
     CHECK(file.missing == 0, "%s: every column present (missing %#x)", what, file.missing);
+    CHECK(file.n > 2 && !strcmp(file.rows[0].absolute, "") &&
+              !strcmp(file.rows[1].absolute, "quiet") && !strcmp(file.rows[2].absolute, "noisy") &&
+              file.rows[1].ci_pct == 1.5, "%s: absolute: not rated, quiet at +-1.5 %%, noisy at "
+          "+-2.5 %%", what);
     csvread_free(&file);
     csvread_free(&mem);
 }
@@ -398,14 +407,16 @@ static void test_lastrun(void)
     for (size_t i = 0; i < n; i++)
         c[i].r.clock_mhz = 3000 + 100 * (double)i; /* the failed ones write none */
     c[2].r.quality = RESULT_NOISY; /* a noisy row stands for nothing */
-    c[1].r.quality = RESULT_QUIET; /* claims its MB/s repeats (absolute quiet) */
+    c[1].r.quality = RESULT_QUIET; /* its interval lets it claim its MB/s repeats */
     c[1].r.ci_pct = 1.0, c[1].r.ci_hi = c[1].r.mb_per_s * 1.01;
+    c[0].r.quality = RESULT_QUIET; /* quiet, but too wide to claim it */
+    c[0].r.ci_pct = 2.5, c[0].r.ci_hi = c[0].r.mb_per_s * 1.025;
     CHECK(store_save(c, n, saved, sizeof saved, why, sizeof why) == 0, "saved: %s", why);
-    /* newer, but of no use: another host's run, another CPU's, one without clocks */
+    /* newer, but of no use: another host's run, another CPU's, one with noisy rows only */
     struct cell o[8];
     memcpy(o, c, sizeof o);
     for (size_t i = 0; i < n; i++)
-        o[i].r.clock_mhz = 0;
+        o[i].r.quality = RESULT_NOISY;
     CHECK(store_save(o, n, bare, sizeof bare, why, sizeof why) == 0, "saved: %s", why);
     snprintf(host, sizeof host, "%s/xdg-clock/accelscope/results/zz-host.csv", dir);
     snprintf(cpu, sizeof cpu, "%s/xdg-clock/accelscope/results/zz-cpu.csv", dir);
@@ -425,8 +436,8 @@ static void test_lastrun(void)
     if (other_cpu)
         utimensat(AT_FDCWD, cpu, t[3], 0);
     ref = lastrun_load(why, sizeof why);
-    CHECK(ref && !strcmp(lastrun_path(ref), saved), "the newest run of this machine with "
-          "clocks: %s, not %s (%s)", saved, ref ? lastrun_path(ref) : "none", why);
+    CHECK(ref && !strcmp(lastrun_path(ref), saved), "the newest run of this machine with a "
+          "quiet figure: %s, not %s (%s)", saved, ref ? lastrun_path(ref) : "none", why);
     if (ref) {
         /* quiet verified rows: 0 portable 16 B 3000, 1 openssl-int 16 B 3100, 4 aes-128-gcm
          * openssl 16 KiB encrypt 3400; median 3100 */
@@ -452,7 +463,8 @@ static void test_lastrun(void)
         CHECK(lastrun_mb_for(ref, &c[1]) == 32.125, "the claimed figure of the same cell: %g",
               lastrun_mb_for(ref, &c[1]));
         CHECK(lastrun_mb_for(ref, &c[0]) == 0 && lastrun_mb_for(ref, &c[4]) == 0,
-              "a figure not claimed to repeat (not rated) is no reference");
+              "a figure its interval did not let claim (quiet at +-2.5 %%, not rated) is no "
+              "reference");
         x = c[1];
         snprintf(x.r.capvec, sizeof x.r.capvec, "CPUINFO: OPENSSL_ia32cap=0x0:0x0");
         CHECK(lastrun_mb_for(ref, &x) == 0, "another capability vector: other code, no reference");
@@ -460,6 +472,35 @@ static void test_lastrun(void)
         x.bytes = 64;
         CHECK(lastrun_mb_for(ref, &x) == 0, "another size: no reference");
     }
+    lastrun_free(ref);
+    /* newest: the same run without clocks, and its OpenSSL another: its figures are still a
+     * reference, for the same OpenSSL only; its clocks none */
+    char noclk[600], ossl[600];
+    memcpy(o, c, sizeof o);
+    for (size_t i = 0; i < n; i++)
+        o[i].r.clock_mhz = 0;
+    CHECK(store_save(o, n, noclk, sizeof noclk, why, sizeof why) == 0, "saved: %s", why);
+    struct timespec t5[2] = { { 1000000500, 0 }, { 1000000500, 0 } },
+                    t6[2] = { { 1000000600, 0 }, { 1000000600, 0 } };
+    utimensat(AT_FDCWD, noclk, t5, 0);
+    ref = lastrun_load(why, sizeof why);
+    CHECK(ref && !strcmp(lastrun_path(ref), noclk) && lastrun_clock_for(ref, &c[1]) == 0 &&
+          lastrun_mb_for(ref, &c[1]) == 32.125, "a run without clocks: its figures judge, its "
+          "clocks do not (%s)", ref ? lastrun_path(ref) : why);
+    lastrun_free(ref);
+    snprintf(ossl, sizeof ossl, "%s/xdg-clock/accelscope/results/zz-ossl.csv", dir);
+    char *text = csvr_slurp(noclk);
+    const char *v = machine_get()->openssl;
+    size_t vl = strlen(v);
+    for (char *at = text && vl ? strstr(text, v) : NULL; at; at = strstr(at + vl, v))
+        at[vl - 1] = at[vl - 1] == 'x' ? 'y' : 'x'; /* every row's OpenSSL another */
+    if (text)
+        write_text(ossl, text, strlen(text));
+    free(text);
+    utimensat(AT_FDCWD, ossl, t6, 0);
+    ref = lastrun_load(why, sizeof why);
+    CHECK(ref && !strcmp(lastrun_path(ref), ossl) && lastrun_mb_for(ref, &c[1]) == 0,
+          "another OpenSSL's figure is no reference (%s)", ref ? lastrun_path(ref) : why);
     lastrun_free(ref);
     CHECK(lastrun_clock_for(NULL, &c[0]) == 0, "no reference: 0");
     snprintf(p, sizeof p, "%s/xdg", dir);

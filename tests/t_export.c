@@ -3,6 +3,7 @@
  * colour and a failed one has none; the JSON parses (python3 -m json.tool) and carries the
  * machine and every cell; the Markdown has a table per algorithm with its rows and statuses;
  * unknown extensions are refused; files are never clobbered without force. */
+#include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -137,7 +138,7 @@ static void test_md_json_csv(void)
     c[7].r.process_mb[0] = 100, c[7].r.process_mb[1] = 50; /* failed: no figure, no processes */
     c[7].r.quality = RESULT_QUIET; /* a failed cell claims nothing, whatever its quality said */
     c[7].r.ci_pct = 1.0, c[7].r.ci_hi = 1;
-    /* beside the last saved run's clock (STATS_CLOCK_REF_PCT 2 %): the first 1 % off, still
+    /* beside the last saved run's clock (STATS_CLOCK_REF_PCT 1.5 %): the first 1 % off, still
      * quiet; the fourth, quiet and tight, 3.2 % off: absolute noisy */
     c[0].r.clock_mhz = 3000, c[0].r.clock_ref_mhz = 3030;
     c[3].r.quality = RESULT_QUIET, c[3].r.ci_pct = 1.0, c[3].r.ci_hi = c[3].r.mb_per_s * 1.01;
@@ -188,22 +189,22 @@ static void test_md_json_csv(void)
     CHECK(csv && !strncmp(csv, "timestamp,host,cpu,", 19) && lines_starting(csv, "20") == n,
           "CSV: the run --csv schema, a row per cell");
     CHECK(csv && strstr(csv, ",us_per_op,retaken_why,absolute,processes_pct,clock_ref_mhz,"
-                             "last_mb_per_s\n") &&
-              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50,3030,101.000\n") &&
+                             "last_mb_per_s,last_ops_per_s\n") &&
+              strstr(csv, ",descheduled:1 slow-memory:3,quiet,-3.50,3030,101.000,\n") &&
               !strstr(csv, "stolen:"),
           "CSV: retaken_why, each reason with its count; none for a failed cell; the second "
           "process against the first");
-    CHECK(csv && lines_ending(csv, ",quiet,-3.50,3030,101.000\n") == 1 &&
-              lines_ending(csv, ",noisy,,,\n") == 2 && lines_ending(csv, ",noisy,,3100,\n") == 1 &&
-              lines_ending(csv, ",noisy,,,420.000\n") == 1,
+    CHECK(csv && lines_ending(csv, ",quiet,-3.50,3030,101.000,\n") == 1 &&
+              lines_ending(csv, ",noisy,,,,\n") == 2 && lines_ending(csv, ",noisy,,3100,,\n") == 1 &&
+              lines_ending(csv, ",noisy,,,420.000,\n") == 1,
           "CSV: absolute quiet only for a quiet cell within +-%.1f %% whose clock stayed within "
           "%.0f %% of the last saved run's and whose MB/s within %.0f %% of its claimed figure "
           "(%d quiet, %d noisy, %d clock moved, %d figure moved)",
           STATS_ABSOLUTE_CI_PCT, STATS_CLOCK_REF_PCT, STATS_ABSOLUTE_REPEAT_PCT,
-          csv ? lines_ending(csv, ",quiet,-3.50,3030,101.000\n") : -1,
-          csv ? lines_ending(csv, ",noisy,,,\n") : -1,
-          csv ? lines_ending(csv, ",noisy,,3100,\n") : -1,
-          csv ? lines_ending(csv, ",noisy,,,420.000\n") : -1);
+          csv ? lines_ending(csv, ",quiet,-3.50,3030,101.000,\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,,,\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,3100,,\n") : -1,
+          csv ? lines_ending(csv, ",noisy,,,420.000,\n") : -1);
     free(csv);
     FILE *t = tmpfile();
     char line[512];
@@ -269,6 +270,60 @@ static void test_md_json_csv(void)
     CHECK(export_write_file(p, 1, c, n, why, sizeof why) == 0, "with force it is");
 }
 
+/* report_lastrun_of and its lines: the cells whose clock moved from the last saved run's,
+ * and those whose MB/s moved from the figure that run could claim, with their extremes. */
+static void test_report_lastrun(void)
+{
+    struct cell c[16];
+    size_t n = cells(c, 1);
+    static const struct {
+        double clock, ref, mb_pct; /* mb_pct: the figure's % off its last one, 0 none */
+    } k[] = {
+        { 3000, 3000, +4.0 },  /* off, faster, at the same clock */
+        { 3000, 3100, -5.0 },  /* off, slower, the clock moved too (-3.2 %) */
+        { 0, 3000, +3.5 },     /* off, no clock of its own: not "at the same clock" */
+        { 3000, 3000, +1.0 },  /* within */
+        { 3300, 3000, 0 },     /* clock moved +10 %, no figure to compare */
+        { 3000, 0, 0 },        /* nothing to compare */
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        struct result *r = &c[i].r;
+        r->clock_mhz = k[i].clock, r->clock_ref_mhz = k[i].ref;
+        r->last_mb_per_s = k[i].mb_pct ? r->mb_per_s / (1 + k[i].mb_pct / 100) : 0;
+    }
+    struct report_lastrun o;
+    report_lastrun_of(c, n, &o);
+    CHECK(o.claimed == 4 && o.off == 3 && o.off_faster == 2 && o.off_same_clock == 1 &&
+              fabs(o.off_lo - 3.5) < 1e-9 && fabs(o.off_hi - 5.0) < 1e-9,
+          "figures: 4 with a claim, 3 off (2 faster, 1 at the same clock), 3.5..5.0 %%: %zu, %zu "
+          "(%zu, %zu), %.2f..%.2f", o.claimed, o.off, o.off_faster, o.off_same_clock, o.off_lo,
+          o.off_hi);
+    CHECK(o.known == 4 && o.moved == 2 && fabs(o.lo_pct + 100.0 / 31) < 1e-9 &&
+              fabs(o.hi_pct - 10) < 1e-9 && o.lo_mhz == 3000 && o.hi_mhz == 3300,
+          "clocks: 4 known, 2 moved (-3.2, +10 %%), this run 3000..3300 MHz: %zu, %zu (%.2f, "
+          "%.2f), %.0f..%.0f", o.known, o.moved, o.lo_pct, o.hi_pct, o.lo_mhz, o.hi_mhz);
+    FILE *t = tmpfile();
+    char text[4096] = "";
+    if (t) {
+        CHECK(report_lastrun(t, c, n, "last.csv") == 5, "5 cells concerned");
+        rewind(t);
+        size_t got = fread(text, 1, sizeof text - 1, t);
+        text[got] = 0;
+        fclose(t);
+    }
+    CHECK(strstr(text, "Clock: 2 of 4 cells ran at a core clock -3.2..+10.0 % off the last saved "
+                       "run's (last.csv; this run 3000..3300 MHz)") &&
+              strstr(text, "Repeat: 3 of 4 cells differ by 3.5..5.0 % (2 faster, 1 slower; 1 at "
+                           "the same clock) from the figures the last saved run (last.csv)"),
+          "the lines say it: %s", text);
+    for (size_t i = 0; i < n; i++)
+        c[i].r.clock_ref_mhz = c[i].r.last_mb_per_s = 0;
+    t = tmpfile();
+    CHECK(t && report_lastrun(t, c, n, "x") == 0 && ftell(t) == 0, "no reference: nothing said");
+    if (t)
+        fclose(t);
+}
+
 static void test_bad_names(void)
 {
     static const char *const bad[] = { "x.txt", "x", "x.svg.bak", "-", "dir.md/x" };
@@ -294,6 +349,7 @@ int main(void)
     test_svg(1);
     test_md_json_csv();
     test_bad_names();
+    test_report_lastrun();
     remove_dir(dir);
     return check_done();
 }

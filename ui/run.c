@@ -159,8 +159,9 @@ static void lastrun_status(void)
         ui_set_status(ui.status_err, "%s", said);
     }
     if (k.off) {
-        snprintf(said, sizeof said, "%s %s %zu figures %+.1f..%+.1f %% off the last run's",
-                 ui.status, ui_glyph(G_DOT), k.off, k.off_lo, k.off_hi);
+        snprintf(said, sizeof said, "%s %s %zu of %zu figures %.1f..%.1f %% off the last saved "
+                 "run's: not claimed to repeat", ui.status, ui_glyph(G_DOT), k.off, k.claimed,
+                 k.off_lo, k.off_hi);
         ui_set_status(ui.status_err, "%s", said);
     }
 }
