@@ -47,7 +47,15 @@
  * taken out (8 vector ALU instructions a group) 1.02-1.03x; the powers in a register for
  * the memory operands 0.99-1.04x. Spreading the eight quads' multiply steps (a load and three
  * multiplies each, 32 steps) over rounds 1..9 instead of 1..8 gave 0.95-1.00x, not kept (the
- * out-of-order core seems to overlap them with the last rounds already). */
+ * out-of-order core seems to overlap them with the last rounds already). Each half alone
+ * (same VM, a later session, gcm_kernels.sh with GCMK_NOCHECK, 9 repeats): every VAESENC
+ * deleted, the multiplies and their ALU work ran 1.76-1.92 cycles per 16 B (1.22-1.23x),
+ * against the 1.56 the multiplier's own throughput allows; every VPCLMULQDQ turned into a
+ * VPXORQ, the rounds and theirs ran 1.67-1.78 (1.20x and more), against AESENC's 1.25.
+ * Neither half reaches its unit's bound alone, so the loss is not in their overlap only; the
+ * byte swaps turned into XORs (1.00-1.02x) and the Karatsuba VPSHUFD into an AND (0.99x) are
+ * not it either. The ymm kernel (aes-gcm-vaes.S) reads the same: multiplies into XORs
+ * 1.19-1.28x, rounds deleted 1.31-1.35x, rounds into XORs 0.96-1.03x. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
