@@ -10,7 +10,6 @@
 
 #include "check.h"
 #include "csvread.h"
-#include "machine.h"
 #include "stats.h"
 #include "shell.h"
 
@@ -348,11 +347,29 @@ static void quoted(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A saved run, one row: sha256 hw/openssl 16 B of host (this machine's CPU and OpenSSL) at
- * clock MHz, mb MB/s quiet within +-1 % (a figure it could claim) with capability vector caps. */
-static void saved_run(const char *path, const char *host, double mhz, double mb, const char *caps)
+/* The machine accelscope says it runs on (the JSON's "machine"): under check-cpus' qemu it is
+ * the emulated CPU, not the one this test runs on. */
+struct seen {
+    char host[256], cpu[256], openssl[256];
+};
+
+/* The JSON string after "key": in json, unescaped (\" and \\ only: what these hold). */
+static void json_str(const char *json, const char *key, char *buf, size_t n)
 {
-    const struct machine *m = machine_get();
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\": \"", key);
+    const char *at = json ? strstr(json, k) : NULL;
+    size_t j = 0;
+    for (at = at ? at + strlen(k) : NULL; at && *at && *at != '"' && j + 1 < n; at++)
+        buf[j++] = *at == '\\' && at[1] ? *++at : *at;
+    buf[j] = 0;
+}
+
+/* A saved run, one row: sha256 hw/openssl 16 B of host (the CPU and OpenSSL of m) at clock
+ * MHz, mb MB/s quiet within +-1 % (a figure it could claim) with capability vector caps. */
+static void saved_run(const char *path, const char *host, const struct seen *m, double mhz,
+                      double mb, const char *caps)
+{
     FILE *f = fopen(path, "w");
     if (!f) {
         CHECK(0, "cannot write %s", path);
@@ -390,24 +407,28 @@ static void test_last_run(const char *dir)
     snprintf(p, sizeof p, "%s/clock.json", dir);
     char *j = csvr_slurp(p), *at = j ? strstr(j, "\"cells\"") : NULL;
     double mhz = json_num(at, "clock_mhz"), mb = json_num(at, "mb_per_s");
+    struct seen m;
+    json_str(j, "host", m.host, sizeof m.host);
+    json_str(j, "cpu", m.cpu, sizeof m.cpu);
+    json_str(j, "openssl", m.openssl, sizeof m.openssl);
     if (at && (at = strstr(at, "\"capabilities\": \"")))
         snprintf(caps, sizeof caps, "%.*s", (int)strcspn(at + 17, "\""), at + 17);
     free(j);
-    if (mhz <= 0 || mb <= 0) {
+    if (mhz <= 0 || mb <= 0 || !*m.host || !*m.cpu) {
         printf("UNAVAILABLE: the last run's clock: no core clock measured here (%g MHz, "
-               "%g MB/s)\n", mhz, mb);
+               "%g MB/s) or no machine in the JSON ('%s', '%s')\n", mhz, mb, m.host, m.cpu);
         return;
     }
     snprintf(res, sizeof res, "%s/accelscope/results", xdg);
     snprintf(p, sizeof p, "%s/accelscope", xdg);
     mkdir(xdg, 0700), mkdir(p, 0700), mkdir(res, 0700);
     snprintf(p, sizeof p, "%s/other.csv", res);
-    saved_run(p, "not-this-host", mhz * 1.5, mb * 2, caps);
+    saved_run(p, "not-this-host", &m, mhz * 1.5, mb * 2, caps);
     CHECK(sh(args) == 0 && !strstr(out, "Clock:") && !strstr(out, "Repeat:"),
           "another machine's run is no reference: %s", out);
     unlink(p);
     snprintf(p, sizeof p, "%s/this.csv", res);
-    saved_run(p, machine_get()->host, mhz * 1.5, mb * 2, caps);
+    saved_run(p, m.host, &m, mhz * 1.5, mb * 2, caps);
     int rc = sh(args);
     snprintf(p, sizeof p, "%s/clock.json", dir);
     j = csvr_slurp(p);
@@ -431,7 +452,7 @@ static void test_last_run(const char *dir)
     free(j);
     /* the same figure, claimed for other code (a user's mask): no reference for it */
     snprintf(p, sizeof p, "%s/this.csv", res);
-    saved_run(p, machine_get()->host, mhz, mb * 2, "CPUINFO: OPENSSL_ia32cap=0x0:0x0");
+    saved_run(p, m.host, &m, mhz, mb * 2, "CPUINFO: OPENSSL_ia32cap=0x0:0x0");
     rc = sh(args);
     snprintf(p, sizeof p, "%s/clock.json", dir);
     j = csvr_slurp(p);
