@@ -151,11 +151,10 @@ static void processes(FILE *f, const struct cell *w)
 /* What `absolute` was judged beside (lastrun.h): the clock the machine's last saved run ran
  * the cell at, and that run's figure where its interval let it claim it (MB/s, or ops/s for a
  * public-key row, as mb_per_s and ops_per_s); the row's last fields. */
-static void last_run(FILE *f, const struct cell *w)
+static void last_run(FILE *f, const struct cell *w, int pk)
 {
     const struct result *r = &w->r;
-    const struct algo *a = algo_find(w->impl->alg);
-    int ok = r->status == RES_OK, pk = a && !algo_sized(a);
+    int ok = r->status == RES_OK;
     char b[32] = "";
     num(f, "%.0f", r->clock_ref_mhz, ok && r->clock_ref_mhz > 0);
     num(f, "%.3f", r->last_mb_per_s, ok && !pk && r->last_mb_per_s > 0);
@@ -217,7 +216,7 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n)
         retaken_why(f, w);
         absolute(f, w);
         processes(f, w);
-        last_run(f, w);
+        last_run(f, w, pk);
     }
     return ferror(f) ? -1 : 0;
 }

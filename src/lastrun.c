@@ -12,7 +12,6 @@
 
 struct lastrun {
     struct csvread_set set; /* the run's quiet verified rows of this host and CPU */
-    double median;          /* of those rows' clocks (those that have one), all thread counts */
     char path[4096];
 };
 
@@ -73,7 +72,6 @@ static struct lastrun *load(const char *path, const struct machine *m, char *why
         if (usable(&c->set.rows[i], m))
             c->set.rows[k++] = c->set.rows[i];
     c->set.n = k;
-    c->median = median_of(c, NULL, 0, NULL);
     if (k)
         return c;
     snprintf(why, n, "%.200s: no quiet verified row", path);
@@ -161,7 +159,7 @@ double lastrun_mb_for(const struct lastrun *c, const struct cell *cell)
 
 double lastrun_clock_median(const struct lastrun *c)
 {
-    return c ? c->median : 0;
+    return c ? median_of(c, NULL, 0, NULL) : 0;
 }
 
 const char *lastrun_path(const struct lastrun *c)

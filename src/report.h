@@ -38,7 +38,8 @@ struct report_lastrun {
 void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun *out);
 /* Where any cell's clock moved, or its figure did not repeat the last run's claim: how many
  * and by how much, and that their MB/s are not claimed to repeat while their speed-ups stand;
- * ref_path names the saved run. Nothing when neither happened. Returns the cells concerned. */
+ * ref_path names the saved run. Nothing when neither happened. Returns the findings: cells
+ * moved plus cells off (a cell may be both). */
 size_t report_lastrun(FILE *out, const struct cell *cells, size_t n, const char *ref_path);
 
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */

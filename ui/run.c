@@ -24,7 +24,8 @@ void run_key(void)
     }
     char why[512];
     pressed = ui_now();
-    /* the run saved last (the TUI's own previous one too) is the clock to judge figures by */
+    /* the run saved last (the TUI's own previous one too): its clocks and figures judge this
+     * run's absolute figures */
     session_set_lastrun(ui.s, lastrun_load(why, sizeof why));
     switch (session_start(ui.s, why, sizeof why)) {
     case 0: /* a plan of unavailable cells only has already ended and said so */
