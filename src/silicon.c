@@ -579,6 +579,66 @@ void silicon_adopt(const struct silicon *l)
     measured = 1;
 }
 
+/* One figure of an instruction: the faster of the one held (*x, *xt: core and TSC cycles) and
+ * the try's (y, yt). */
+static void faster(double *x, double *xt, double y, double yt)
+{
+    if (y > 0 && (!(*x > 0) || y < *x))
+        *x = y, *xt = yt;
+}
+
+void silicon_merge(const struct silicon *l)
+{
+    measured = 1;
+    if (!l->ok)
+        return;
+    if (!lim.ok) {
+        lim = *l;
+        return;
+    }
+    for (int i = 0; i < SIL_COUNT; i++) {
+        struct silicon_insn_result *r = &lim.insn[i];
+        const struct silicon_insn_result *t = &l->insn[i];
+        if (!t->ok)
+            continue;
+        if (!r->ok) {
+            *r = *t;
+            continue;
+        }
+        faster(&r->lat_core, &r->lat_tsc, t->lat_core, t->lat_tsc);
+        if (probes[i].mix) { /* the try with the highest s, its time with it (as remix) */
+            if (t->speedup > r->speedup)
+                r->speedup = t->speedup, r->tp_core = t->tp_core, r->tp_tsc = t->tp_tsc;
+            if (t->speedup_low < r->speedup_low)
+                r->speedup_low = t->speedup_low;
+        } else {
+            faster(&r->tp_core, &r->tp_tsc, t->tp_core, t->tp_tsc);
+        }
+    }
+    if (l->core_mhz > lim.core_mhz)
+        lim.core_mhz = l->core_mhz;
+    if (l->memcpy_l1_mb_s > lim.memcpy_l1_mb_s)
+        lim.memcpy_l1_mb_s = l->memcpy_l1_mb_s;
+    if (l->memcpy_ram_mb_s > lim.memcpy_ram_mb_s)
+        lim.memcpy_ram_mb_s = l->memcpy_ram_mb_s;
+    lim.measure_ms += l->measure_ms;
+    gcm_model(10, SILICON_BEST, &lim.gcm128);
+    gcm_model(14, SILICON_BEST, &lim.gcm256);
+}
+
+int silicon_measure_again(void)
+{
+    if (!measured)
+        return silicon_measure();
+    struct silicon held = lim;
+    memset(&lim, 0, sizeof lim);
+    measure();
+    struct silicon fresh = lim;
+    lim = held;
+    silicon_merge(&fresh);
+    return fresh.ok ? 0 : -1;
+}
+
 void silicon_adopt_failure(const char *why)
 {
     memset(&lim, 0, sizeof lim);

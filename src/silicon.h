@@ -155,6 +155,18 @@ int silicon_has_model(const char *alg);
 void silicon_adopt(const struct silicon *l);
 void silicon_adopt_failure(const char *why);
 
+/* Measures again and keeps, figure by figure, the fastest of all tries (silicon_merge): a
+ * limit is what the silicon showed it can do, and a host that slows vector code in spells of
+ * 100 ms and more can hold one whole measurement down (the Zen 5 VM's zmm AES-128-GCM
+ * ceiling read 31133 MB/s in one process and 36705 in another, minutes apart). 0, or -1 when
+ * this try failed (the figures held stand). Benches call it between jobs. */
+int silicon_measure_again(void);
+
+/* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed
+ * loop: the try with the higher s; clock and memcpy: the higher), and works the GCM models
+ * out again; l alone when nothing was held, nothing when l failed. */
+void silicon_merge(const struct silicon *l);
+
 /* The table as "key: value" lines, for `info`. */
 void silicon_describe(FILE *out);
 
