@@ -50,18 +50,11 @@ void ceiling_of(struct cell *c)
         c->limit_mb_per_s = mb;
 }
 
-/* Measurements the child merges (silicon_measure_again): a host that slows vector code in
- * spells held one whole measurement down by 15-17 % on the Zen 5 VM (silicon.h), which would
- * show every kernel that much nearer its ceiling; three cost ~0.5 s more than one. */
-#define CEIL_TRIES 3
-
 /* The child: measure, send the struct, leave. It dies with the parent. */
 static void ceilings_child(int fd)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (silicon_measure() == 0)
-        for (int t = 1; t < CEIL_TRIES; t++)
-            silicon_measure_again();
+    silicon_measure_tries(SILICON_TRIES);
     const char *p = (const char *)silicon_get();
     size_t left = sizeof(struct silicon);
     while (left) {

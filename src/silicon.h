@@ -119,7 +119,8 @@ struct silicon {
     double tsc_mhz, core_mhz; /* core: the fastest clock the add chains saw */
     double memcpy_l1_mb_s;   /* 16 KiB buffers (the size of the default job) */
     double memcpy_ram_mb_s;  /* 16 MiB buffers, the largest job size */
-    double measure_ms;       /* what silicon_measure took */
+    double measure_ms;       /* what the measurements took, all tries */
+    int tries;               /* measurements merged (silicon_merge), 1 for one */
     struct silicon_insn_result insn[SIL_COUNT];
     struct silicon_gcm gcm128, gcm256; /* the GCM model for AES-128 and AES-256 */
 };
@@ -166,6 +167,15 @@ int silicon_measure_again(void);
  * loop: the try with the higher s; clock and memcpy: the higher), and works the GCM models
  * out again; l alone when nothing was held, nothing when l failed. */
 void silicon_merge(const struct silicon *l);
+
+/* How many measurements the product's ceilings merge (the TUI's and run's, info --limits):
+ * one alone, taken in a slow spell, read the zmm AES-128-GCM ceiling 15 % low on the Zen 5
+ * VM, which shows every kernel that much nearer the silicon; each more costs ~0.25 s. */
+#define SILICON_TRIES 3
+
+/* silicon_measure(), then silicon_measure_again() until n tries were made; 0 when the
+ * figures held are measured (as silicon_measure). */
+int silicon_measure_tries(int n);
 
 /* The table as "key: value" lines, for `info`. */
 void silicon_describe(FILE *out);

@@ -13,7 +13,7 @@ void cmd_usage(FILE *o)
 "       accelscope info [--clock] [--limits]\n"
 "                                  CPU features, OpenSSL, kernel, clocks, implementations;\n"
 "                                  --clock measures the core clock (~0.2 s), --limits the\n"
-"                                  crypto instructions' latency/throughput and ceilings (~0.5 s)\n"
+"                                  crypto instructions' latency/throughput and ceilings (~1 s)\n"
 "       accelscope run [options]   measure headless, print a table, optionally write CSV;\n"
 "                                  every run is kept (XDG_DATA_HOME below)\n"
 "       accelscope compare [options] FILE.csv [FILE.csv...]\n"
