@@ -593,12 +593,12 @@ static void faster(double *x, double *xt, double y, double yt)
 void silicon_merge(const struct silicon *l)
 {
     measured = 1;
-    if (!l->ok)
-        return;
-    if (!lim.ok) {
+    if (!lim.ok) { /* l alone, its reason too when it failed */
         lim = *l;
         return;
     }
+    if (!l->ok)
+        return;
     for (int i = 0; i < SIL_COUNT; i++) {
         struct silicon_insn_result *r = &lim.insn[i];
         const struct silicon_insn_result *t = &l->insn[i];
@@ -618,8 +618,8 @@ void silicon_merge(const struct silicon *l)
             faster(&r->tp_core, &r->tp_tsc, t->tp_core, t->tp_tsc);
         }
     }
-    if (l->core_mhz > lim.core_mhz)
-        lim.core_mhz = l->core_mhz;
+    if (l->core_mhz > lim.core_mhz) /* one try's pair: silicon_core_mhz_now scales by it */
+        lim.core_mhz = l->core_mhz, lim.tsc_mhz = l->tsc_mhz;
     if (l->memcpy_l1_mb_s > lim.memcpy_l1_mb_s)
         lim.memcpy_l1_mb_s = l->memcpy_l1_mb_s;
     if (l->memcpy_ram_mb_s > lim.memcpy_ram_mb_s)
@@ -634,20 +634,26 @@ int silicon_measure_tries(int n)
 {
     int rc = silicon_measure();
     for (int t = 1; t < n && rc == 0; t++)
-        silicon_measure_again();
+        silicon_measure_again(NULL);
     return rc;
 }
 
-int silicon_measure_again(void)
+int silicon_measure_again(struct silicon *this_try)
 {
-    if (!measured)
-        return silicon_measure();
+    if (!measured) {
+        int rc = silicon_measure();
+        if (this_try)
+            *this_try = lim;
+        return rc;
+    }
     struct silicon held = lim;
     memset(&lim, 0, sizeof lim);
     measure();
     struct silicon fresh = lim;
     lim = held;
     silicon_merge(&fresh);
+    if (this_try)
+        *this_try = fresh;
     return fresh.ok ? 0 : -1;
 }
 

@@ -17,7 +17,8 @@
  *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
  *                (1: one shared issue; separate units give t = max(A, P); the parts run in
  *                the same short windows as the mix; s is the highest of three tries'
- *                medians: a busy host only slows the mix); a block takes
+ *                medians, and of every measurement merged (silicon_merge): a busy host
+ *                only slows the mix); a block takes
  *                max(a, g, (a + g) / s, m), bound by the AES unit (a), the carry-less
  *                multiplier (g), both (shared issue, the third term: Zen 3, where PCLMULQDQ
  *                takes an AES pipe), or the vector issue ports (m): the time a register of
@@ -93,7 +94,8 @@ struct silicon_insn_result {
     double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
     double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
     double speedup;           /* a mixed loop: s = (A + P) / t, its parts run beside it; */
-    double speedup_low;       /* the best and the worst of three tries (silicon.c remix) */
+    double speedup_low;       /* the best and the worst of three tries (silicon.c remix),
+                               * of every try of every measurement merged */
 };
 
 /* The GCM model for one key size (see above), in core cycles per 16-byte block. */
@@ -125,8 +127,9 @@ struct silicon {
     struct silicon_gcm gcm128, gcm256; /* the GCM model for AES-128 and AES-256 */
 };
 
-/* Runs the microbenchmarks once (~100-300 ms), later calls return the cached result.
- * 0 when the clocks were measured; -1 otherwise (see silicon_get()->why). */
+/* Runs the microbenchmarks once (~100-300 ms), later calls return the cached result (which
+ * silicon_measure_again can improve on). 0 when the clocks were measured; -1 otherwise (see
+ * silicon_get()->why). */
 int silicon_measure(void);
 
 /* The measured figures (silicon_measure() first, which this calls). */
@@ -160,12 +163,15 @@ void silicon_adopt_failure(const char *why);
  * limit is what the silicon showed it can do, and a host that slows vector code in spells of
  * 100 ms and more can hold one whole measurement down (the Zen 5 VM's zmm AES-128-GCM
  * ceiling read 31133 MB/s in one process and 36705 in another, minutes apart). 0, or -1 when
- * this try failed (the figures held stand). Benches call it between jobs. */
-int silicon_measure_again(void);
+ * this try failed (the figures held stand). *this_try, when not NULL, gets this try's own
+ * figures (a bench shows how many tries came near the kept ones: the fastest of many could
+ * be one whose clock probe was slowed). */
+int silicon_measure_again(struct silicon *this_try);
 
 /* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed
- * loop: the try with the higher s; clock and memcpy: the higher), and works the GCM models
- * out again; l alone when nothing was held, nothing when l failed. */
+ * loop: the try with the higher s, with its time; the core clock, the higher with its TSC
+ * clock; memcpy the higher), and works the GCM models out again; l alone when nothing was
+ * held, nothing when l failed. */
 void silicon_merge(const struct silicon *l);
 
 /* How many measurements the product's ceilings merge (the TUI's and run's, info --limits):

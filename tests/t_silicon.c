@@ -361,7 +361,7 @@ static void check_again(const struct silicon *l)
 {
     static struct silicon first;
     first = *l;
-    CHECK(silicon_measure_again() == 0 || !silicon_get()->ok, "measured again: %s",
+    CHECK(silicon_measure_again(NULL) == 0 || !silicon_get()->ok, "measured again: %s",
           silicon_get()->why);
     l = silicon_get();
     CHECK(l->tries == 2 && l->core_mhz >= first.core_mhz, "tries %d, core %.0f MHz (first %.0f)",
@@ -381,7 +381,8 @@ static void check_again(const struct silicon *l)
 /* silicon_merge keeps the fastest of two tries figure by figure, worked out by hand: try A
  * (core 3000 MHz) AESENC latency 4, throughput 1; PCLMULQDQ 6, 4; their mix s = 1. Try B
  * (core 2900) AESENC latency 5 (slower: A's 4 stays), throughput 0.5 (faster: taken); the mix
- * s = 1.25 (higher: taken, with its time); SHA256RNDS2 only in B (taken). */
+ * s = 1.25 (higher: taken, with its time, though that is slower); SHA256RNDS2 only in B
+ * (taken). A failed try merged first, then A: A alone. */
 static void check_merge(void)
 {
     static struct silicon a = { .ok = 1, .tsc_mhz = 2000, .core_mhz = 3000, .tries = 1 }, b, bad;
@@ -394,30 +395,42 @@ static void check_merge(void)
     a.insn[SIL_MIX] = (struct silicon_insn_result){ .name = "MIX", .ok = 1, .tp_core = 1.75,
                                                     .speedup = 1, .speedup_low = 1 };
     b = a;
-    b.core_mhz = 2900;
+    b.core_mhz = 2900, b.tsc_mhz = 1900; /* the clocks go as a pair: A's */
     b.insn[SIL_AESENC].lat_core = 5, b.insn[SIL_AESENC].tp_core = 0.5;
-    b.insn[SIL_MIX].tp_core = 1.2;
+    b.insn[SIL_MIX].tp_core = 2.0; /* slower, but the higher s's: kept with it */
     b.insn[SIL_MIX].speedup = b.insn[SIL_MIX].speedup_low = 1.25;
     b.insn[SIL_SHA256RNDS2] = (struct silicon_insn_result){ .name = "SHA256RNDS2", .ok = 1,
                                                             .lat_core = 2, .tp_core = 1 };
-    silicon_adopt(&a);
-    silicon_merge(&b);
-    bad.ok = 0; /* a failed try changes nothing */
+    snprintf(bad.why, sizeof bad.why, "no clock");
+    silicon_adopt_failure("nothing held");
     silicon_merge(&bad);
+    CHECK(!silicon_get()->ok && !strcmp(silicon_get()->why, "no clock"),
+          "a failed try alone: its reason '%s'", silicon_get()->why);
+    silicon_merge(&a);
+    silicon_merge(&b);
+    silicon_merge(&bad); /* a failed try changes nothing */
     char why[400];
     const struct silicon *l = silicon_get();
-    CHECK(l->core_mhz == 3000, "the higher clock of the two: %.0f MHz", l->core_mhz);
+    CHECK(l->core_mhz == 3000 && l->tsc_mhz == 2000,
+          "the higher clock of the two with its TSC: %.0f MHz, %.0f", l->core_mhz, l->tsc_mhz);
     CHECK(l->tries == 2, "two tries merged (the failed one not counted): %d", l->tries);
     /* CBC encrypt: 16 B per 10 x A's latency 4 at 3000 MHz; decrypt 10 x B's 0.5 */
     near(ceiling("aes-128-cbc", 0, why, sizeof why), 1200, "merged aes-128-cbc encrypt", why);
     near(ceiling("aes-128-cbc", 1, why, sizeof why), 9600, "merged aes-128-cbc decrypt", why);
     /* GCM xmm: AES 10 x 0.5 = 5, GHASH 3 x 4 + 2 x 4 / 16 = 12.5, together 17.5 / 1.25 = 14 */
     near(ceiling("aes-128-gcm", 0, why, sizeof why), 16.0 / 14 * 3000, "merged aes-128-gcm", why);
-    CHECK(l->insn[SIL_MIX].speedup_low == 1 && l->insn[SIL_MIX].tp_core == 1.2,
+    CHECK(l->insn[SIL_MIX].speedup_low == 1 && l->insn[SIL_MIX].tp_core == 2.0,
           "the mix: s %.2f with its time %.2f, the lowest s %.2f", l->insn[SIL_MIX].speedup,
           l->insn[SIL_MIX].tp_core, l->insn[SIL_MIX].speedup_low);
     /* SHA-256: 64 B per 32 x 2 cycles, measured in B only */
     near(ceiling("sha256", 0, why, sizeof why), 3000, "merged sha256", why);
+    /* a try at a higher clock brings its TSC clock with it */
+    static struct silicon c;
+    c = a;
+    c.core_mhz = 3100, c.tsc_mhz = 2100;
+    silicon_merge(&c);
+    CHECK(l->core_mhz == 3100 && l->tsc_mhz == 2100, "a higher clock and its TSC: %.0f, %.0f",
+          l->core_mhz, l->tsc_mhz);
 }
 
 /* The model against figures worked out by hand from injected instruction timings (core

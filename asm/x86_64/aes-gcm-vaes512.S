@@ -62,7 +62,9 @@
  * counters (the quads loaded ready-whitened, the 16 VPADDD and VPXORQ gone: 1.01-1.04x),
  * nor the data's memory traffic (the loads of the blocks hashed and XORed and the stores
  * all gone: 1.00-1.05x). Each part of the kernel the least-mix loop lacks costs a few
- * percent; no one part is the 29 %. */
+ * percent; no one part is the gap. Those shares are of one measurement of the limits; of the
+ * fastest of 31 (direct.sh since, tests/bench/direct_bench.c says why) the stitched kernels
+ * read 61-69 % (zmm), 65-68 % (ymm) of theirs. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
