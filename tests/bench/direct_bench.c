@@ -52,10 +52,11 @@
  * ROUNDS (3-64, default 5): rounds of ~MS ms of ops a side (default 60), cut into slices of
  * ~SLICE ms (default 3); up to 2 x ROUNDS while a side has fewer than CALM_WANT calm slices.
  * The ceiling is what the silicon showed it can do: the limits are measured once more before
- * each job (silicon_measure_again) and every share is of the fastest figures seen once all
- * jobs have run. One measurement alone let the host's slow spells lower it: in two processes
- * minutes apart the zmm AES-128-GCM ceiling read 36705 and 31133 MB/s, the ymm one 18759 and
- * 15596, and with the lower ones the ymm kernel "met" 80 % at 80.9 %.
+ * each job (silicon_measure_again) and, once all jobs have run, each share is of the highest
+ * ceiling for its job that one of those measurements gave. One measurement alone let the
+ * host's slow spells lower it: in two processes minutes apart the zmm AES-128-GCM ceiling read
+ * 36705 and 31133 MB/s, the ymm one 18759 and 15596, and with the lower ones the ymm kernel
+ * "met" 80 % at 80.9 %.
  * Exit 1 when a ratio misses its target or a share of the ceiling its CEIL%. Default jobs: the
  * targets of issues 6 and 15 (an AES-NI GCM row's CEIL% is judged only on a CPU without VAES,
  * or with ACCELSCOPE_DENY=vaes: issue 15's condition). */
@@ -254,6 +255,31 @@ static double ceil_target_here(const struct job *j)
 }
 
 static int over_ceiling; /* a quiet figure read over 100 % */
+
+/* Every measurement of the limits the run made, each whole (main says why). */
+#define MAX_TRIES 65
+static struct silicon tries[MAX_TRIES];
+static int ntries;
+
+/* The job's ceiling in the try that allowed the most bytes per core cycle: *mbs at that try's
+ * clock *mhz, the model in why; 0, or -1 when no try has one. Leaves that try adopted. */
+static int best_ceiling(const struct job *j, double *mbs, double *mhz, char *why, size_t n)
+{
+    int best = -1;
+    for (int t = 0; t < ntries; t++) {
+        double c;
+        char w[300];
+        silicon_adopt(&tries[t]);
+        if (silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &c, w, sizeof w) != 0 ||
+            (best >= 0 && c / tries[t].core_mhz <= *mbs / *mhz))
+            continue;
+        best = t, *mbs = c, *mhz = tries[t].core_mhz;
+        snprintf(why, n, "%s", w);
+    }
+    if (best >= 0)
+        silicon_adopt(&tries[best]);
+    return best >= 0 ? 0 : -1;
+}
 static int calm_jobs, fallback_jobs; /* jobs judged on calm figures, on all slices */
 
 static const char *verdict(int met)
@@ -464,16 +490,15 @@ static int report_job(const struct job *j, struct run *u, double ref)
         break;
     }
     struct figures *f = &u->f;
-    double c;
+    double c = 0, mhz = 1;
     char why[sizeof f->ceil_why];
-    if (f->hasceil && silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &c, why,
-                                            sizeof why) == 0) {
-        /* the shares of the rounds again, of the fastest limits the run saw (the ratio of
-         * MB/s to the clock they are quoted at is the model's bytes per core cycle) */
-        double scale = (f->ceil / f->ceil_mhz) / (c / silicon_get()->core_mhz);
+    if (f->hasceil && best_ceiling(j, &c, &mhz, why, sizeof why) == 0) {
+        /* the shares of the rounds again, of the best try's ceiling (the ratio of MB/s to the
+         * clock they are quoted at is the model's bytes per core cycle) */
+        double scale = (f->ceil / f->ceil_mhz) / (c / mhz);
         for (int r = 0; r < f->rounds; r++)
             f->kd[r] *= scale, f->ko[r] *= scale, f->qd[r] *= scale, f->qo[r] *= scale;
-        f->ceil = c, f->ceil_mhz = silicon_get()->core_mhz;
+        f->ceil = c, f->ceil_mhz = mhz;
         memcpy(f->ceil_why, why, sizeof why);
     }
     judge_calm(u->sl, u->fig, u->k, ref, f->cnt);
@@ -547,30 +572,46 @@ int main(int argc, char **argv)
            reps, 2 * reps, CALM_WANT, ms, slice_ms, 100 * STATS_LOAD_TOL, CALM_MIN, CALM_MIN);
     static struct run runs[64];
     fflush(stdout);
-    const struct silicon *lim = silicon_get();
-    /* each try's own GCM model (AES-128, AES-256), to say how many came near the kept one */
-    static double tried[2][65];
-    int tries = lim->ok;
-    tried[0][0] = lim->gcm128.cycles, tried[1][0] = lim->gcm256.cycles;
-    double first_mhz = lim->core_mhz;
+    /* The limits again before each job, every try kept whole: a job is judged against the
+     * try whose ceiling for it is the highest. Each figure's fastest over all tries
+     * (silicon_merge, what the product does with its three) would be a composite no try
+     * measured: of 31 tries on the Zen 5 VM, none of their own GCM models came within 2 % of
+     * it (AES-128 1.595 cycles per 16 B against the fastest try's 1.62-1.63): the least of
+     * each figure's jitter, picked 31 times over. */
+    if (silicon_get()->ok)
+        tries[ntries++] = *silicon_get();
     for (size_t i = 0; i < nj; i++) {
-        static struct silicon one;
-        if (silicon_measure_again(&one) == 0 && one.gcm128.ok)
-            tried[0][tries] = one.gcm128.cycles, tried[1][tries++] = one.gcm256.cycles;
+        if (silicon_measure_again(&tries[ntries]) == 0 && ntries + 1 < MAX_TRIES)
+            ntries++;
         measure_job(&jobs[i], &runs[i], reps, ms, slice_ms);
     }
-    printf("limits measured once more before each job, each figure the fastest of all: the shares "
-           "below are of those; core clock %.0f MHz at first, %.0f kept\n", first_mhz,
-           lim->core_mhz);
-    for (int k = 0; k < 2; k++) {
-        const struct silicon_gcm *m = k ? &lim->gcm256 : &lim->gcm128;
-        int near = 0;
-        for (int t = 0; t < tries; t++)
-            near += tried[k][t] > 0 && tried[k][t] <= m->cycles * 1.02;
-        if (m->ok)
-            printf("  GCM AES-%d: %.3f cycles per 16 B at first, %.3f kept; %d of %d tries' own "
-                   "models within 2 %% of the kept (few: the kept is an outlier's)\n",
-                   k ? 256 : 128, tried[k][0], m->cycles, near, tries);
+    const struct silicon merged = *silicon_get();
+    printf("limits measured %d times (once more before each job); each job is judged against "
+           "the try whose ceiling for it is the highest\n", ntries);
+    for (int k = 0; k < 2 && ntries; k++) {
+        double lo = 1e30, hi = 0, m = k ? merged.gcm256.cycles : merged.gcm128.cycles;
+        for (int t = 0; t < ntries; t++) {
+            const struct silicon_gcm *g = k ? &tries[t].gcm256 : &tries[t].gcm128;
+            if (g->ok)
+                lo = g->cycles < lo ? g->cycles : lo, hi = g->cycles > hi ? g->cycles : hi;
+        }
+        /* the product's ceilings: its first SILICON_TRIES merged, against the best of them */
+        double p = 0, pbest = 1e30;
+        if (ntries >= SILICON_TRIES) {
+            silicon_adopt(&tries[0]);
+            for (int t = 0; t < SILICON_TRIES; t++) {
+                const struct silicon_gcm *g = k ? &tries[t].gcm256 : &tries[t].gcm128;
+                pbest = g->ok && g->cycles < pbest ? g->cycles : pbest;
+                silicon_merge(&tries[t]);
+            }
+            p = k ? silicon_get()->gcm256.cycles : silicon_get()->gcm128.cycles;
+        }
+        if (hi > 0)
+            printf("  GCM AES-%d model: %.3f to %.3f cycles per 16 B over the tries (first "
+                   "%.3f); each figure's fastest together %.3f; as the product merges its "
+                   "first %d, %.3f (the best of them alone %.3f)\n", k ? 256 : 128, lo, hi,
+                   k ? tries[0].gcm256.cycles : tries[0].gcm128.cycles, m, SILICON_TRIES, p,
+                   pbest < 1e30 ? pbest : 0);
     }
     double ref = ref_held > 0 ? ref_held : load_p90(), p90 = load_p90();
     size_t calm = 0;
