@@ -164,8 +164,8 @@ void silicon_adopt_failure(const char *why);
  * 100 ms and more can hold one whole measurement down (the Zen 5 VM's zmm AES-128-GCM
  * ceiling read 31133 MB/s in one process and 36705 in another, minutes apart). 0, or -1 when
  * this try failed (the figures held stand). *this_try, when not NULL, gets this try's own
- * figures (a bench shows how many tries came near the kept ones: the fastest of many could
- * be one whose clock probe was slowed). */
+ * figures: over many tries each figure's fastest is a composite no try measured, so a bench
+ * judges against the best whole try instead (tests/bench/direct_bench.c). */
 int silicon_measure_again(struct silicon *this_try);
 
 /* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed

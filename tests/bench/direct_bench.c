@@ -238,7 +238,7 @@ struct figures {
     double cratio;          /* median direct/other over adjacent calm pairs; 0 = no pair */
     double cshare[2];       /* median % of the ceiling over a side's calm slices; 0 = none */
     double ceil;            /* MB/s at the core clock ceil_mhz: as measured when the job
-                             * started, the fastest limits seen once all jobs have run */
+                             * started, then the best try's (best_ceiling) once all have run */
     double ceil_mhz;
     int hasceil;
     char ceil_why[300];
@@ -602,7 +602,8 @@ int main(int argc, char **argv)
             for (int t = 0; t < SILICON_TRIES; t++) {
                 const struct silicon_gcm *g = k ? &tries[t].gcm256 : &tries[t].gcm128;
                 pbest = g->ok && g->cycles < pbest ? g->cycles : pbest;
-                silicon_merge(&tries[t]);
+                if (t > 0)
+                    silicon_merge(&tries[t]);
             }
             p = k ? silicon_get()->gcm256.cycles : silicon_get()->gcm128.cycles;
         }
