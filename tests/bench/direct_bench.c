@@ -578,16 +578,18 @@ int main(int argc, char **argv)
      * measured: of 31 tries on the Zen 5 VM, none of their own GCM models came within 2 % of
      * it (AES-128 1.595 cycles per 16 B against the fastest try's 1.62-1.63): the least of
      * each figure's jitter, picked 31 times over. */
+    _Static_assert(MAX_TRIES >= 1 + sizeof jobs / sizeof jobs[0], "a try before each job");
     if (silicon_get()->ok)
         tries[ntries++] = *silicon_get();
     for (size_t i = 0; i < nj; i++) {
-        if (silicon_measure_again(&tries[ntries]) == 0 && ntries + 1 < MAX_TRIES)
+        if (silicon_measure_again(&tries[ntries]) == 0)
             ntries++;
         measure_job(&jobs[i], &runs[i], reps, ms, slice_ms);
     }
     const struct silicon merged = *silicon_get();
-    printf("limits measured %d times (once more before each job); each job is judged against "
-           "the try whose ceiling for it is the highest\n", ntries);
+    printf("limits: %d of %zu measurements succeeded (one at the start, one before each job); "
+           "each job is judged against the one whose ceiling for it is the highest\n", ntries,
+           nj + 1);
     for (int k = 0; k < 2 && ntries; k++) {
         double lo = 1e30, hi = 0, m = k ? merged.gcm256.cycles : merged.gcm128.cycles;
         for (int t = 0; t < ntries; t++) {
@@ -595,8 +597,19 @@ int main(int argc, char **argv)
             if (g->ok)
                 lo = g->cycles < lo ? g->cycles : lo, hi = g->cycles > hi ? g->cycles : hi;
         }
-        /* the product's ceilings: its first SILICON_TRIES merged, against the best of them */
-        double p = 0, pbest = 1e30;
+        if (!(hi > 0))
+            continue;
+        const struct silicon_gcm *g0 = k ? &tries[0].gcm256 : &tries[0].gcm128;
+        printf("  GCM AES-%d model: %.3f to %.3f cycles per 16 B over the tries (the first that "
+               "succeeded: ", k ? 256 : 128, lo, hi);
+        if (g0->ok)
+            printf("%.3f", g0->cycles);
+        else
+            printf("-");
+        printf("); each figure's fastest together %.3f", m);
+        /* the product's merge of SILICON_TRIES (back to back there, a job apart here) against
+         * the best of them alone */
+        double pbest = 1e30;
         if (ntries >= SILICON_TRIES) {
             silicon_adopt(&tries[0]);
             for (int t = 0; t < SILICON_TRIES; t++) {
@@ -605,14 +618,13 @@ int main(int argc, char **argv)
                 if (t > 0)
                     silicon_merge(&tries[t]);
             }
-            p = k ? silicon_get()->gcm256.cycles : silicon_get()->gcm128.cycles;
+            const struct silicon_gcm *p = k ? &silicon_get()->gcm256 : &silicon_get()->gcm128;
+            if (p->ok && pbest < 1e30)
+                printf("; the first %d merged as the product merges its own (which are back to "
+                       "back), %.3f, the best of them alone %.3f", SILICON_TRIES, p->cycles,
+                       pbest);
         }
-        if (hi > 0)
-            printf("  GCM AES-%d model: %.3f to %.3f cycles per 16 B over the tries (first "
-                   "%.3f); each figure's fastest together %.3f; as the product merges its "
-                   "first %d, %.3f (the best of them alone %.3f)\n", k ? 256 : 128, lo, hi,
-                   k ? tries[0].gcm256.cycles : tries[0].gcm128.cycles, m, SILICON_TRIES, p,
-                   pbest < 1e30 ? pbest : 0);
+        printf("\n");
     }
     double ref = ref_held > 0 ? ref_held : load_p90(), p90 = load_p90();
     size_t calm = 0;
