@@ -230,16 +230,17 @@ static const char *width_name(enum silicon_width w)
 /* A job's figures; d = the direct side, o = the other. Per round: */
 struct figures {
     double rd[MAX_ROUNDS], ro[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* MB/s over all its slices */
-    double kd[MAX_ROUNDS], ko[MAX_ROUNDS]; /* % of the ceiling at the round's clock */
-    double qd[MAX_ROUNDS], qo[MAX_ROUNDS]; /* fastest 16-op runs: MB/s, then % of the ceiling */
+    double cd[MAX_ROUNDS], co[MAX_ROUNDS]; /* the mean clock of a side's slices, MHz */
+    double qd[MAX_ROUNDS], qo[MAX_ROUNDS]; /* fastest 16-op runs: MB/s, then (shares) % of
+                                            * the ceiling */
+    double kd[MAX_ROUNDS], ko[MAX_ROUNDS]; /* % of the ceiling at the round's clock (shares) */
     int rounds;
     /* calm slices: */
     int cnt[2], npairs, nslices[2];
     double cratio;          /* median direct/other over adjacent calm pairs; 0 = no pair */
     double cshare[2];       /* median % of the ceiling over a side's calm slices; 0 = none */
-    double ceil;            /* MB/s at the core clock ceil_mhz: as measured when the job
-                             * started, then the best try's (best_ceiling) once all have run */
-    double ceil_mhz;
+    double ceil, ceil_mhz;  /* MB/s at the core clock ceil_mhz (best_ceiling, once all jobs
+                             * have run) */
     int hasceil;
     char ceil_why[300];
 };
@@ -266,19 +267,34 @@ static int ntries;
 static int best_ceiling(const struct job *j, double *mbs, double *mhz, char *why, size_t n)
 {
     int best = -1;
+    snprintf(why, n, "the limits were not measured: %s", silicon_get()->why);
     for (int t = 0; t < ntries; t++) {
         double c;
         char w[300];
         silicon_adopt(&tries[t]);
-        if (silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &c, w, sizeof w) != 0 ||
-            (best >= 0 && c / tries[t].core_mhz <= *mbs / *mhz))
-            continue;
-        best = t, *mbs = c, *mhz = tries[t].core_mhz;
-        snprintf(why, n, "%s", w);
+        int ok = silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &c, w,
+                                       sizeof w) == 0;
+        int better = ok && (best < 0 || c / tries[t].core_mhz > *mbs / *mhz);
+        if (better || best < 0)
+            snprintf(why, n, "%s", w); /* the best's model, or a reason there is none */
+        if (better)
+            best = t, *mbs = c, *mhz = tries[t].core_mhz;
     }
     if (best >= 0)
         silicon_adopt(&tries[best]);
     return best >= 0 ? 0 : -1;
+}
+
+/* The rounds' shares of the job's ceiling (best_ceiling), each at its round's clock: MB/s
+ * over the ceiling moved from the clock it is quoted at to the round's. */
+static void shares(const struct job *j, struct figures *f)
+{
+    f->hasceil = best_ceiling(j, &f->ceil, &f->ceil_mhz, f->ceil_why, sizeof f->ceil_why) == 0;
+    for (int r = 0; r < f->rounds && f->hasceil; r++) {
+        double at_d = f->ceil * f->cd[r] / f->ceil_mhz, at_o = f->ceil * f->co[r] / f->ceil_mhz;
+        f->kd[r] = 100 * f->rd[r] / at_d, f->ko[r] = 100 * f->ro[r] / at_o;
+        f->qd[r] = 100 * f->qd[r] / at_d, f->qo[r] = 100 * f->qo[r] / at_o;
+    }
 }
 static int calm_jobs, fallback_jobs; /* jobs judged on calm figures, on all slices */
 
@@ -427,9 +443,6 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
     double *mhz = u->mhz = calloc(cap + 1, sizeof *mhz);
     if (!sl || !fig || !mhz)
         abort();
-    f->hasceil = silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &f->ceil,
-                                       f->ceil_why, sizeof f->ceil_why) == 0;
-    double base = f->ceil_mhz = silicon_get()->core_mhz;
     fig[0] = reading(&mhz[0]);
     for (f->rounds = 0; f->rounds < 2 * reps; f->rounds++) {
         if (f->rounds >= reps) {
@@ -456,13 +469,7 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
         f->ratio[r] = f->rd[r] / f->ro[r];
         f->qd[r] = 16.0 * (double)j->size / best[0] / 1e6;
         f->qo[r] = 16.0 * (double)j->size / best[1] / 1e6;
-        if (f->hasceil) { /* % of the ceiling at the clock of the round's slices */
-            double cd = clk[0] / per, co = clk[1] / per;
-            f->kd[r] = 100 * f->rd[r] / (f->ceil * cd / base);
-            f->ko[r] = 100 * f->ro[r] / (f->ceil * co / base);
-            f->qd[r] = 100 * f->qd[r] / (f->ceil * cd / base);
-            f->qo[r] = 100 * f->qo[r] / (f->ceil * co / base);
-        }
+        f->cd[r] = clk[0] / per, f->co[r] = clk[1] / per;
     }
     u->state = RUN_OK;
 out:
@@ -490,17 +497,7 @@ static int report_job(const struct job *j, struct run *u, double ref)
         break;
     }
     struct figures *f = &u->f;
-    double c = 0, mhz = 1;
-    char why[sizeof f->ceil_why];
-    if (f->hasceil && best_ceiling(j, &c, &mhz, why, sizeof why) == 0) {
-        /* the shares of the rounds again, of the best try's ceiling (the ratio of MB/s to the
-         * clock they are quoted at is the model's bytes per core cycle) */
-        double scale = (f->ceil / f->ceil_mhz) / (c / mhz);
-        for (int r = 0; r < f->rounds; r++)
-            f->kd[r] *= scale, f->ko[r] *= scale, f->qd[r] *= scale, f->qo[r] *= scale;
-        f->ceil = c, f->ceil_mhz = mhz;
-        memcpy(f->ceil_why, why, sizeof why);
-    }
+    shares(j, f);
     judge_calm(u->sl, u->fig, u->k, ref, f->cnt);
     f->nslices[0] = (int)((u->k + 1) / 2), f->nslices[1] = (int)(u->k / 2);
     calm_figures(u->sl, u->k, f);
