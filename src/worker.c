@@ -576,7 +576,11 @@ static void probe_take(struct timed *tm, struct probe *p, int clocks_first)
  * CLOCK_MONOTONIC instant the engine chose for every worker of the cell, so a late wake-up
  * of one does not shift its window), or for WARM_NS without one; then the clock probes, the
  * last readings before the window. Without the warm-up, interleaved samples read 5-10 % below
- * back-to-back ones on the Zen 3 VM (the default run against the commit before sessions). */
+ * back-to-back ones on the Zen 3 VM (the default run against the commit before sessions).
+ * Not 1 ms: on the Zen 5 VM (2026-12-05, default runs alternated 2 1 2 1 ms) it saved 0.9 ms
+ * a round (3.7 -> 2.8 ms of overhead, some 10 s a run), but every size read lower, the
+ * medians of the cells quiet in both 0.956 and 0.965 of the 2 ms figures (2 ms against 2 ms:
+ * 0.985, 1 ms against 1 ms: 0.999); the speed-ups did not move (median ratio 1.000). */
 #define WARM_NS 2000000u
 #define PROBE_NS 500000u /* a scalar, a vector and a load probe (~80 us each), with room to spare */
 /* A slow spell of the memory path (STATS_SLOW_PHASE) outlasts a round: in one default run on

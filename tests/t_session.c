@@ -694,6 +694,15 @@ static void test_stop_rule(void)
     alive[2] = 1;
     CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.125) == 1, "the column's budget spent: stops");
     CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.126) == 0, "just under the budget: goes on");
+    /* Waits for slow spells are spent from it too: 3 x 0.126 s less 0.375 s of windows
+     * leaves 0.003 s, which 4 ms of one member's waits spend and 2 ms do not. */
+    steady.waited_ns = 4000000;
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.126) == 1,
+          "the budget spent in windows and a partner's waits: stops");
+    steady.waited_ns = 2000000;
+    CHECK(sched_stop_rule(rs, alive, 3, 2, 8, 0.126) == 0,
+          "windows and waits just under the budget: goes on");
+    steady.waited_ns = 0;
     CHECK(sched_stop_rule(rs, alive, 3, 2, SCHED_ROUND_CAP, 1.0) == 1, "the round cap: stops");
 
     /* The slowest need not come first. */
