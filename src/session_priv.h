@@ -100,7 +100,9 @@ long sched_current(const struct session *s); /* the cell sampling or starting; -
 /* The stop rule, for member m of a group of n after its round (taken rounds so far): 1 when
  * the round cap or the group's budget is spent (budget seconds for each member that timed,
  * shared: what one did not need another may use; spent in timed windows, every round's, and
- * in one worker's waits for slow spells to pass, result.waited_ns); else 1 only once m's offload verdict is in
+ * in one worker's waits for slow spells to pass, result.waited_ns, except for an m whose
+ * offload verdict is open: that needs CPU time in windows); else 1 only once m's offload
+ * verdict is in
  * (result.offload_open: an ENGINE row's settled figure says nothing of where its work went),
  * its own median has settled (stats_enough) and so has its paired ratio to each member that
  * may come out the slowest (the x N the column shows is against it); a possible slowest goes

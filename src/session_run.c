@@ -294,21 +294,26 @@ static int maybe_slowest(const struct result *const rs[], size_t ref, size_t g)
 int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n, size_t m,
                     int taken, double budget)
 {
-    double used = 0;
+    double used = 0, waited = 0;
     size_t ref = n, shares = 0;
     for (size_t g = 0; g < n; g++) {
-        /* A wait for a slow spell to pass (worker.c) is spent from the budget as a window
-         * is: else a host slow for seconds at a time stretches a run without bound. On the
-         * Zen 5 VM (2026-12-05, default runs alternated with the rule that charged windows
-         * only, three pairs in a busy stretch) runs took 115, 98 and 107 s instead of 183,
-         * 152 and 169 s, waiting 24, 11 and 15 s instead of 69, 55 and 63 s, with as many
-         * speed-ups quiet (365, 420 and 409 of 432 against 372, 405 and 399), 90-95 % of them
-         * within 3 % of the other rule's, where two runs of one rule agreed on 95 %. */
-        used += rs[g]->seconds + (double)rs[g]->waited_ns / 1e9;
+        used += rs[g]->seconds;
+        waited += (double)rs[g]->waited_ns / 1e9;
         shares += alive[g] || rs[g]->nround > 0; /* one that never timed has no share */
         if (takes_part(rs[g]) && (ref == n || rs[g]->mb_per_s < rs[ref]->mb_per_s))
             ref = g;
     }
+    /* A wait for a slow spell to pass (worker.c) is spent from the budget as a window is:
+     * else a host slow for seconds at a time stretches a column by up to 48 waits of 60 ms
+     * a cell. On the Zen 5 VM (2026-12-05, default runs alternated with the rule that
+     * charged windows only, three pairs in a busy stretch) runs took 115, 98 and 107 s
+     * instead of 183, 152 and 169 s, waiting 24, 11 and 15 s instead of 69, 55 and 63 s,
+     * with as many speed-ups quiet (365, 420 and 409 of 432 against 372, 405 and 399),
+     * 90-95 % of them within 3 % of the other rule's, where two runs of one rule agreed on
+     * 95 %. Not for a member whose offload verdict is open: it needs 0.1 s of CPU time in
+     * its windows (offload.h), which a column's waits must not take from it. */
+    if (!rs[m]->offload_open)
+        used += waited;
     if (taken >= SCHED_ROUND_CAP || used >= budget * (double)shares)
         return 1;
     if (rs[m]->offload_open || !stats_enough(rs[m]))

@@ -42,7 +42,7 @@ void cmd_usage(FILE *o)
 "                         a list (1,2,4,all: all = the CPUs this process may use) makes\n"
 "                         a cell per count and a scaling table (default 1)\n"
 "  -T, --time SECONDS     timed seconds per cell, a budget the cells of one algorithm and size\n"
-"                         share, waits for a slow spell of the host to pass included\n"
+"                         share, a lone worker's waits for a slow spell to pass included\n"
 "                         (0.01 to 600; default 0.15); a cell stops early once its\n"
 "                         figure and its xN are known to +-2 %, 48 rounds at most (a\n"
 "                         kernel-path ENGINE row that claims the algorithm also needs\n"

@@ -753,6 +753,12 @@ static void test_stop_rule(void)
     CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 0.125) == 1 &&
               sched_stop_rule(rs, alive, 1, 0, SCHED_ROUND_CAP, 1.0) == 1,
           "an ENGINE row whose offload verdict is open: stops at the budget or the round cap");
+    alone.waited_ns = 500000000; /* waits alone spend four budgets */
+    CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 0.126) == 0,
+          "an ENGINE row whose offload verdict is open: waits are not spent from its budget");
+    alone.offload_open = 0;
+    CHECK(sched_stop_rule(rs, alive, 1, 0, 6, 0.126) == 1,
+          "with its verdict in, the same waits spend the budget");
 }
 
 /* A column's cells stop only once their x N is known: each one's paired ratio to the
@@ -784,7 +790,8 @@ static void on_stop(struct session *s, enum session_event ev, size_t k, void *ar
     if (c->r.status != RES_OK || c->r.nround == 0)
         return; /* ended otherwise than by the rule */
     /* The budget as sched_stop_rule counts it: a share for every member still running or
-     * that took rounds, and all their seconds. */
+     * that took rounds, and all their seconds, windows and waits (c is no ENGINE row with
+     * its offload verdict open: none runs here). */
     double used = 0;
     size_t shares = 0;
     char cells[1024] = "", say[128] = "";
@@ -796,7 +803,7 @@ static void on_stop(struct session *s, enum session_event ev, size_t k, void *ar
         if (x->r.status == RES_RUNNING || x->r.nround > 0)
             shares++;
         if (x->r.nround > 0)
-            used += x->r.seconds;
+            used += x->r.seconds + (double)x->r.waited_ns / 1e9;
         if (result_comparable(&x->r) && x->r.nround > 0 && (!slow || x->r.mb_per_s < slow->r.mb_per_s))
             slow = x;
     }

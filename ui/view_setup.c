@@ -328,7 +328,8 @@ static void details(int y, int w)
             [O_DIR] = "ciphers and AEADs: measure encryption or decryption",
             [O_THREADS] = "workers at once, each on its own CPU, figures summed; Enter types a list "
                           "(1,2,all: a cell per count; 6 shows the scaling); +/- the largest",
-            [O_TIME] = "timed seconds per cell, a budget its column shares (+/-); longer is steadier",
+            [O_TIME] = "timed seconds per cell, a budget its column shares, waits for slow spells "
+                       "included (+/-); longer is steadier",
             [O_SAVE] = "keep every finished run as a CSV in the results folder (o opens them); "
                        "space turns it off",
         };
