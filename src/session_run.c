@@ -306,11 +306,13 @@ int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n
     /* A wait for a slow spell to pass (worker.c) is spent from the budget as a window is:
      * else a host slow for seconds at a time stretches a column by up to 48 waits of 60 ms
      * a cell. On the Zen 5 VM (2026-12-05, default runs alternated with the rule that
-     * charged windows only, three pairs in a busy stretch) runs took 115, 98 and 107 s
-     * instead of 183, 152 and 169 s, waiting 24, 11 and 15 s instead of 69, 55 and 63 s,
-     * with as many speed-ups quiet (365, 420 and 409 of 432 against 372, 405 and 399),
+     * charged windows only, four pairs in a busy stretch) runs took 115, 98, 107 and 112 s
+     * instead of 183, 152, 169 and 148 s, waiting 24, 11, 15 and 24 s instead of 69, 55, 63
+     * and 36 s; speed-ups quiet 365, 420, 409 and 391 of 432 against 372, 405, 399 and 419,
      * 90-95 % of them within 3 % of the other rule's, where two runs of one rule agreed on
-     * 95 %. Not for a member whose offload verdict is open: it needs 0.1 s of CPU time in
+     * 95 %. The price, where a spell outlasts a column's budget: its cells end noisy, some
+     * with no round kept (md5 at 256 B, 0 of 5 in a later run), where waiting might have
+     * seen the spell through. Not for a member whose offload verdict is open: it needs 0.1 s of CPU time in
      * its windows (offload.h), which a column's waits must not take from it. */
     if (!rs[m]->offload_open)
         used += waited;
