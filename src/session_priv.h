@@ -102,8 +102,8 @@ long sched_current(const struct session *s); /* the cell sampling or starting; -
  * shared: what one did not need another may use; spent in timed windows, every round's, and
  * in one worker's waits for slow spells to pass, result.waited_ns, except for an m whose
  * offload verdict is open: that needs CPU time in windows); else 1 only once m's offload
- * verdict is in
- * (result.offload_open: an ENGINE row's settled figure says nothing of where its work went),
+ * verdict is in (result.offload_open: an ENGINE row's settled figure says nothing of where
+ * its work went),
  * its own median has settled (stats_enough) and so has its paired ratio to each member that
  * may come out the slowest (the x N the column shows is against it); a possible slowest goes
  * on while any alive member still pairs with it unsettled. rs are the members' results so

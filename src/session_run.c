@@ -312,8 +312,8 @@ int sched_stop_rule(const struct result *const rs[], const int alive[], size_t n
      * 90-95 % of them within 3 % of the other rule's, where two runs of one rule agreed on
      * 95 %. The price, where a spell outlasts a column's budget: its cells end noisy, some
      * with no round kept (md5 at 256 B, 0 of 5 in a later run), where waiting might have
-     * seen the spell through. Not for a member whose offload verdict is open: it needs 0.1 s of CPU time in
-     * its windows (offload.h), which a column's waits must not take from it. */
+     * seen the spell through. Not for a member whose offload verdict is open: it needs
+     * 0.1 s of CPU time in its windows (offload.h), which a column's waits must not take. */
     if (!rs[m]->offload_open)
         used += waited;
     if (taken >= SCHED_ROUND_CAP || used >= budget * (double)shares)

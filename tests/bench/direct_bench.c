@@ -231,8 +231,8 @@ static const char *width_name(enum silicon_width w)
 struct figures {
     double rd[MAX_ROUNDS], ro[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* MB/s over all its slices */
     double cd[MAX_ROUNDS], co[MAX_ROUNDS]; /* the mean clock of a side's slices, MHz */
-    double qd[MAX_ROUNDS], qo[MAX_ROUNDS]; /* fastest 16-op runs: MB/s, then (shares) % of
-                                            * the ceiling */
+    double fd[MAX_ROUNDS], fo[MAX_ROUNDS]; /* fastest 16-op runs, MB/s */
+    double qd[MAX_ROUNDS], qo[MAX_ROUNDS]; /* those, % of the ceiling (shares) */
     double kd[MAX_ROUNDS], ko[MAX_ROUNDS]; /* % of the ceiling at the round's clock (shares) */
     int rounds;
     /* calm slices: */
@@ -293,7 +293,7 @@ static void shares(const struct job *j, struct figures *f)
     for (int r = 0; r < f->rounds && f->hasceil; r++) {
         double at_d = f->ceil * f->cd[r] / f->ceil_mhz, at_o = f->ceil * f->co[r] / f->ceil_mhz;
         f->kd[r] = 100 * f->rd[r] / at_d, f->ko[r] = 100 * f->ro[r] / at_o;
-        f->qd[r] = 100 * f->qd[r] / at_d, f->qo[r] = 100 * f->qo[r] / at_o;
+        f->qd[r] = 100 * f->fd[r] / at_d, f->qo[r] = 100 * f->fo[r] / at_o;
     }
 }
 static int calm_jobs, fallback_jobs; /* jobs judged on calm figures, on all slices */
@@ -467,8 +467,8 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
         int r = f->rounds;
         f->rd[r] = bytes[0] / sec[0] / 1e6, f->ro[r] = bytes[1] / sec[1] / 1e6;
         f->ratio[r] = f->rd[r] / f->ro[r];
-        f->qd[r] = 16.0 * (double)j->size / best[0] / 1e6;
-        f->qo[r] = 16.0 * (double)j->size / best[1] / 1e6;
+        f->fd[r] = 16.0 * (double)j->size / best[0] / 1e6;
+        f->fo[r] = 16.0 * (double)j->size / best[1] / 1e6;
         f->cd[r] = clk[0] / per, f->co[r] = clk[1] / per;
     }
     u->state = RUN_OK;
