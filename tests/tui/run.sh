@@ -317,30 +317,53 @@ fi
 
 # 16. The sizes view compares paths at the same size: the slowest of each size is x1.0
 #     (it once divided by the slowest cell of any size: x5 for the slowest 16 KiB bar).
+#     A size whose slowest row is not quiet (~noisy, ~procs, ~spell on a loaded machine) makes
+#     no claim at all: then every figure of it must say why. A screen with no claim proves
+#     nothing about the xN, so the run is taken again (at most three runs).
 tui_start sizes 100 44 "$tmp" "$bin"
 tui_wait sizes 'q quit'
 tui_pick sizes "sha256" "16 B,16 KiB"
 tui_keys sizes 2 r
 check "sizes view xN: run finishes" sizes 'done in' 60
-tui_cap sizes > "$tmp/sizes.txt"
-if python3 - "$tmp/sizes.txt" <<'EOF3'
+sizes_try=1
+while :; do
+    tui_cap sizes > "$tmp/sizes.txt"
+    python3 - "$tmp/sizes.txt" <<'EOF3'
 import re, sys
 groups, cur = {}, None
 for line in open(sys.argv[1], encoding="utf-8"):
     m = re.match(r"\s*sha256 ([0-9]+ (B|KiB))\s*$", line)
     if m:
         cur = m.group(1)
-        groups[cur] = []
-    elif cur and "×" in line:
-        groups[cur].append(float(re.search(r"×([0-9.]+)", line).group(1)))
+        groups[cur] = {"xs": [], "unclaimed": []}
+    elif not line.strip() or "·" in line:
+        cur = None  # the group ends; the details line below is no row of it
+    elif cur and re.search(r"[0-9.]+ (kB|MB|GB)/s", line):
+        if "×" in line:
+            groups[cur]["xs"].append(float(re.search(r"×([0-9.]+)", line).group(1)))
+        elif not re.search(r"~noisy|~procs|~spell|fell back|same code as", line):
+            groups[cur]["unclaimed"].append(line.strip())
 assert set(groups) == {"16 B", "16 KiB"}, groups
-for size, xs in groups.items():
-    # The slowest row is the reference (x1.0); the others show xN where their comparison
-    # is quiet, ~noisy where it is not (a loaded machine).
-    assert len(xs) >= 1 and min(xs) == 1.0, (size, xs)
+for size, g in groups.items():
+    # A figure without xN says why (a loaded machine): never a bare figure.
+    assert not g["unclaimed"], (size, "a figure with neither xN nor a reason", g["unclaimed"])
+    # The slowest row is the reference (x1.0): where a size makes claims, one is x1.0.
+    assert not g["xs"] or min(g["xs"]) == 1.0, (size, g["xs"])
+sys.exit(0 if any(g["xs"] for g in groups.values()) else 3)
 EOF3
-then ok "sizes view xN: the slowest row of each size is x1.0"
-else bad "sizes view xN: the slowest row of each size is x1.0" sizes; fi
+    sizes_rc=$?
+    [ "$sizes_rc" = 3 ] && [ "$sizes_try" -lt 3 ] || break
+    sizes_try=$((sizes_try + 1))
+    tui_keys sizes r
+    tui_wait sizes 'cell [0-9]+ of' 10
+    tui_wait sizes 'done in' 60
+done
+case $sizes_rc in
+0) ok "sizes view xN: the slowest row of each size is x1.0 (run $sizes_try)" ;;
+3) echo "     UNAVAILABLE: sizes view xN: no size made a claim in $sizes_try runs (every figure ~noisy, ~procs or ~spell: a loaded machine)"
+   ok "sizes view xN: every figure without xN says why" ;;
+*) bad "sizes view xN: the slowest row of each size is x1.0" sizes ;;
+esac
 tui_keys sizes q
 
 # 17. c prints the selection as a run command line; run headless, it measures the same cells.
