@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,6 +28,7 @@ struct worker {
     pid_t pid;
     int fd;             /* read end of the worker's stdout+stderr; -1 once closed */
     int cmd;            /* our end of its stdin socket; -1 once closed */
+    int cpu;            /* the CPU id it is pinned to (-t N), -1 when it is not */
     int exited, status; /* waitpid() outcome */
     int ready;          /* said ready: verified, waiting for commands */
     int calibrated;
@@ -219,7 +221,15 @@ static void go_all(struct engine *e)
     unsigned long long t0 = (unsigned long long)ts.tv_sec * 1000000000u +
                             (unsigned long long)ts.tv_nsec + GO_LEAD_NS;
     snprintf(cmd, sizeof cmd, "go %llu\n", t0);
-    tell_all(e, cmd, 1);
+    /* The worker pinned to this process's CPU last: woken, it preempts this process there, and
+     * the others' `go` waited behind its whole warm-up. Seen with perf sched on the Zen 5 VM
+     * (2026-12-05): the second worker read its `go` 3 ms late, past t0, and started its window
+     * 0.3-0.4 ms after the first (overlap 85-89 %, the round retaken as windows-apart). */
+    int here = sched_getcpu();
+    for (int last = 0; last < 2; last++)
+        for (int i = 0; i < e->n; i++)
+            if ((e->w[i].cpu >= 0 && e->w[i].cpu == here) == last)
+                tell(e, i, cmd, 1);
 }
 
 /* job.alternate: each process's median and interval, from the rounds it took (round k was
@@ -457,6 +467,19 @@ static char **worker_env(const char *set)
     return v;
 }
 
+/* The idx-th CPU of this process's affinity set (the set a worker inherits), -1 when there is
+ * none: ids need not be 0..count-1 (taskset -c 2,3; a container's cpuset). */
+static int nth_cpu(int idx)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set) && idx-- == 0)
+            return c;
+    return -1;
+}
+
 static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, char *why, size_t n)
 {
     char bytes[32], dec[4], secs[32], samples[16], cpu[16];
@@ -469,7 +492,8 @@ static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, char *
     snprintf(dec, sizeof dec, "%d", j->decrypt ? 1 : 0);
     snprintf(secs, sizeof secs, "%.6f", j->seconds);
     snprintf(samples, sizeof samples, "%d", j->samples);
-    snprintf(cpu, sizeof cpu, "%d", j->threads > 1 ? idx : -1);
+    w->cpu = j->threads > 1 ? nth_cpu(idx) : -1; /* -t N: one worker on each CPU */
+    snprintf(cpu, sizeof cpu, "%d", w->cpu);
     char *argv[] = { "accelscope", "__worker", (char *)j->impl->alg, (char *)j->impl->name,
                      bytes, dec, secs, samples, cpu, NULL };
     char **envp = worker_env(j->impl->env);
@@ -513,7 +537,7 @@ struct engine *engine_start(const struct engine_job *job)
         abort();
     e->r.status = RES_RUNNING;
     for (int i = 0; i < workers; i++) {
-        e->w[i].fd = e->w[i].cmd = -1;
+        e->w[i].fd = e->w[i].cmd = e->w[i].cpu = -1;
         e->w[i].pid = spawn(&e->job, i, &e->w[i], why, sizeof why);
         e->n = i + 1;
         if (e->w[i].pid < 0) {

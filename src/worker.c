@@ -339,22 +339,12 @@ static void pin_to(int cpu, const cpu_set_t *start)
     sched_setaffinity(0, sizeof one, &one);
 }
 
+/* The CPU the engine gave a -t N worker: an id of the set it inherited (engine.c nth_cpu). */
 static void pin(int cpu)
 {
-    cpu_set_t all, one;
-    if (cpu < 0 || sched_getaffinity(0, sizeof all, &all))
-        return;
-    int seen = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, &all))
-            continue;
-        if (seen++ == cpu) {
-            CPU_ZERO(&one);
-            CPU_SET(c, &one);
-            sched_setaffinity(0, sizeof one, &one);
-            return;
-        }
-    }
+    cpu_set_t all;
+    if (cpu >= 0 && sched_getaffinity(0, sizeof all, &all) == 0)
+        pin_to(cpu, &all);
 }
 /* The ops one batch needs to last about a fiftieth of a sample, from a short warm-up: the
  * timed loop reads the clock after each batch, so a sample ends within about 2% of its target

@@ -768,6 +768,57 @@ static pid_t only_child(void)
     return children(kids, 4) == 1 ? kids[0] : -1;
 }
 
+/* -t N: worker i runs on the i-th CPU of the set the engine has, named by its id (engine.c
+ * nth_cpu). A set without CPU 0 (taskset -c 1, a container's cpuset) once made the worker
+ * refuse its CPU argument ("bad cpu '0'": the engine passed the index, the worker checks an
+ * id), so the cell failed before its first round. */
+static void test_pin_threads(void)
+{
+    cpu_set_t all, one, got;
+    if (sched_getaffinity(0, sizeof all, &all) || CPU_COUNT(&all) < 2) {
+        UNAVAILABLE("-t 2 pinned by CPU id", "this process may use one CPU");
+        return;
+    }
+    int ids[2] = { -1, -1 }, k = 0;
+    for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
+        if (CPU_ISSET(c, &all))
+            ids[k++] = c;
+    struct engine *e = start_paced("sha256", "portable", 64, 2, 0.02, 0);
+    pid_t kids[4];
+    int n = step_until(e, ENGINE_IDLE, 30) ? children(kids, 4) : 0, pinned = 0;
+    for (int i = 0; i < n; i++) {
+        CPU_ZERO(&got);
+        if (sched_getaffinity(kids[i], sizeof got, &got) == 0 && CPU_COUNT(&got) == 1)
+            pinned |= (CPU_ISSET(ids[0], &got) ? 1 : 0) | (CPU_ISSET(ids[1], &got) ? 2 : 0);
+    }
+    CHECK(n == 2 && pinned == 3, "-t 2: one worker alone on CPU %d, the other on CPU %d "
+          "(%d workers, mask %d)", ids[0], ids[1], n, pinned);
+    engine_stop(e);
+    step_until(e, ENGINE_FINISHED, 30);
+    engine_free(e);
+
+    int last = ids[1];
+    for (int c = ids[1]; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &all))
+            last = c;
+    CPU_ZERO(&one);
+    CPU_SET(last, &one);
+    if (sched_setaffinity(0, sizeof one, &one)) {
+        UNAVAILABLE("-t 2 in a set without CPU 0", "sched_setaffinity refused");
+        return;
+    }
+    e = start_paced("sha256", "portable", 64, 2, 0.02, 0);
+    take_rounds(e, 1, 3); /* both workers on one CPU: their rounds come back apart */
+    const struct result *r = engine_result(e);
+    CHECK(r->rounds + r->disturbed >= 1 && r->status != RES_ERROR,
+          "-t 2 with this process on CPU %d alone: the workers start and take rounds (%d + %d "
+          "disturbed, status %d: %s)", last, r->rounds, r->disturbed, (int)r->status, r->reason);
+    engine_stop(e);
+    step_until(e, ENGINE_FINISHED, 30);
+    engine_free(e);
+    sched_setaffinity(0, sizeof all, &all);
+}
+
 static void test_pin(void)
 {
     cpu_set_t all, now;
@@ -854,5 +905,6 @@ int main(void)
     test_disturbed_round();
     test_late_sample();
     test_pin();
+    test_pin_threads();
     return check_done();
 }
