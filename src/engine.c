@@ -50,6 +50,7 @@ struct engine {
     int finished;
     int stopping;       /* quit sent */
     int go_after_cal;   /* a calibration round is in flight: `go` follows it */
+    int warm;           /* engine_warm: the next `cal` is `cal warm` */
     int rounds_sent;
     double last_news;   /* monotonic seconds of the last line from any worker, or of a go */
     struct offload_evidence off; /* user/sys of every sample; the rest from `offload` lines */
@@ -573,7 +574,7 @@ int engine_go(struct engine *e)
         e->turn = e->rounds_sent++ % e->n;
         e->go_after_cal = !e->w[e->turn].calibrated;
         if (e->go_after_cal)
-            tell(e, e->turn, "cal\n", 1);
+            tell(e, e->turn, e->warm ? "cal warm\n" : "cal\n", 1);
         else
             go_all(e);
         return 0;
@@ -588,7 +589,7 @@ int engine_go(struct engine *e)
     if (calibrated)
         go_all(e);
     else
-        tell_all(e, "cal\n", 1);
+        tell_all(e, e->warm ? "cal warm\n" : "cal\n", 1);
     return 0;
 }
 
@@ -614,6 +615,11 @@ void engine_stop(struct engine *e)
     for (int i = 0; i < e->n; i++)
         if (e->w[i].cmd >= 0)
             shutdown(e->w[i].cmd, SHUT_WR);
+}
+
+void engine_warm(struct engine *e, int warm)
+{
+    e->warm = warm;
 }
 
 int engine_rounds_taken(const struct engine *e)

@@ -25,6 +25,10 @@
 #include "stats.h"
 
 #define SCHED_GROUP_FDS 256
+/* How recent the group's last round must be for its CPU to count as warm (next_round): a
+ * worker's exit between two members takes a few ms; a pause longer than this (the TUI's, a
+ * slow exit) lets a governor lower the clock, so the next worker waits for it again. */
+#define SCHED_WARM_S 0.02
 
 static struct cell *cell_of(struct session *s, const struct member *m)
 {
@@ -186,6 +190,7 @@ static void group_begin(struct session *s)
     group_release(s);
     s->ngrp = 0;
     s->sampling = -1;
+    s->round_end = 0;
     s->turn = 0;
     s->grpseq++;
     s->grp_t0 = session_mono();
@@ -381,9 +386,15 @@ static int poll_members(struct session *s, int *ready, int *alive)
 /* The round robin: the next member, after the last one sampled, that can take a round. */
 static void next_round(struct session *s)
 {
+    /* The group's CPU has run its rounds until just now (the gap a worker's exit leaves
+     * included): a worker calibrating there need not wait for its clock to settle. Not the
+     * group's first round: the CPU was picked a moment ago, maybe from idle. */
+    int warm = s->round_end > 0 && session_mono() - s->round_end < SCHED_WARM_S;
     for (size_t k = 0; k < s->ngrp; k++) {
         size_t g = (s->turn + k) % s->ngrp;
         struct member *m = &s->grp[g];
+        if (m->e)
+            engine_warm(m->e, warm);
         if (m->e && engine_state(m->e) == ENGINE_IDLE && engine_go(m->e) == 0) {
             s->sampling = (long)g;
             s->turn = g + 1;
@@ -401,6 +412,7 @@ int sched_step(struct session *s)
         if (m->e && engine_state(m->e) == ENGINE_IDLE) {
             ready &= !decide(s, m);
             s->sampling = -1;
+            s->round_end = session_mono();
         }
     }
     /* Timing starts when every cell of the group has verified, and no member is exiting

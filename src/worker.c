@@ -7,8 +7,11 @@
  *   clock <pmu|pmu-user|tsc|none>
  *   offload <claimed 0|1> <kernel fds> <engine id>   (ENGINE rows only: src/offload.h)
  *   ready                      then it reads commands, one a line, on stdin:
- *     cal  -> calibrated <batch>  ops between clock reads, a fiftieth of a sample of
- *             SECONDS/SAMPLES (untimed)
+ *     cal  -> calibrated <batch> <steady_ns>  ops between clock reads, a fiftieth of a
+ *             sample of SECONDS/SAMPLES (untimed), after the clock is steady (steady(), which
+ *             took steady_ns)
+ *     cal warm -> the same without waiting for a steady clock (steady_ns 0): the engine says
+ *             its CPU has run timed rounds until just now (engine_warm)
  *     pin <cpu> -> (nothing) its rounds from now on run on that CPU (of its starting set; one
  *             not in it, or gone, leaves it where it was)
  *     go [<t0_ns> | wait <lref>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw>
@@ -440,6 +443,7 @@ struct timed {
     size_t op_bytes;  /* counted per op: len, or 1 for public-key ops (a rate of ops) */
     uint64_t target;  /* ns per sample */
     uint64_t batch;   /* ops between two clock reads; 0 until calibrated */
+    uint64_t steady_ns; /* how long calibration waited for a steady clock (0: cal warm) */
     struct cycles cyc;
     int stat_fd;      /* /proc/stat, for steal and the other CPUs; -1 where unreadable */
     char *stat_buf;   /* its text, read around each sample */
@@ -694,7 +698,9 @@ static int take_sample(struct timed *tm, uint64_t start, double lref)
  * disturbed rule's tolerance of the one before, of the clock probe and of cpufreq's clock for
  * this CPU where the kernel has one (on x86 an APERF/MPERF average, so compared with the same
  * tolerance, never for equality); a move to another CPU starts over. STEADY_MAX_NS, then
- * the rounds' own clock rule takes over (an operation longer than that runs once). */
+ * the rounds' own clock rule takes over (an operation longer than that runs once). Not after
+ * `cal warm`: its CPU has run the session's rounds until just now, and three slices (6 ms)
+ * for each of the two workers of some 450 cells came to about 5.5 s of a default run. */
 #define STEADY_SLICE_NS 2000000u
 #define STEADY_MAX_NS 100000000u
 
@@ -729,11 +735,14 @@ static int steady(struct timed *tm)
     return 0;
 }
 
-static int timed_calibrate(struct timed *tm)
+static int timed_calibrate(struct timed *tm, int warm)
 {
     int failed = 0;
-    if (!tm->batch && steady(tm))
+    uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+    if (!tm->batch && !warm && steady(tm))
         return -1;
+    if (!tm->batch && !warm)
+        tm->steady_ns = now_ns(CLOCK_MONOTONIC) - t0;
     if (!tm->batch)
         tm->batch = calibrate(tm->im, tm->t.ctx, tm->dst, tm->in, tm->len, tm->target, &failed);
     return failed ? -1 : 0;
@@ -754,7 +763,7 @@ static int serve(struct timed *tm)
         cmd[strcspn(cmd, "\n")] = 0;
         if (!strcmp(cmd, "quit"))
             break;
-        int cal = !strcmp(cmd, "cal");
+        int warm = !strcmp(cmd, "cal warm"), cal = warm || !strcmp(cmd, "cal");
         int cpu;
         /* A CPU gone since the pick (unplugged, a cpuset changed): the worker stays where it
          * may run, as unpinned cells always did; the cell is measured all the same. */
@@ -764,14 +773,15 @@ static int serve(struct timed *tm)
         }
         if (!cal && strcmp(cmd, "go") && sscanf(cmd, "go %llu %c", &start, &extra) != 1 &&
             (sscanf(cmd, "go wait %lf %c", &lref, &extra) != 1 || !(lref > 0))) {
-            say("error worker: unknown command '%.40s' (accepted: cal, go, go <t0_ns>, "
-                "go wait <lref>, pin <cpu>, quit)", cmd);
+            say("error worker: unknown command '%.40s' (accepted: cal, cal warm, go, "
+                "go <t0_ns>, go wait <lref>, pin <cpu>, quit)", cmd);
             return -2;
         }
-        if (timed_calibrate(tm) || (!cal && take_sample(tm, start, lref)))
+        if (timed_calibrate(tm, warm) || (!cal && take_sample(tm, start, lref)))
             return -1;
         if (cal)
-            say("calibrated %llu", (unsigned long long)tm->batch);
+            say("calibrated %llu %llu", (unsigned long long)tm->batch,
+                (unsigned long long)tm->steady_ns);
     }
     return 0;
 }
@@ -779,7 +789,7 @@ static int serve(struct timed *tm)
 /* Run by hand (stdin is not the engine's socket): SAMPLES samples in a row. */
 static int stream(struct timed *tm, int samples)
 {
-    if (timed_calibrate(tm))
+    if (timed_calibrate(tm, 0))
         return -1;
     for (int s = 0; s < samples; s++)
         if (take_sample(tm, 0, 0))

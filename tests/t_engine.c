@@ -9,6 +9,8 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -20,6 +22,7 @@
 #include "osslcap.h"
 #include "registry.h"
 #include "script.h"
+#include "spawn.h"
 #include "worker.h"
 
 /* Steps e (polling as a caller would) until it is in state st or finished, at most `secs`
@@ -768,6 +771,60 @@ static pid_t only_child(void)
     return children(kids, 4) == 1 ? kids[0] : -1;
 }
 
+/* A real worker's answer to one calibration command, `calibrated <batch> <steady_ns>`, in
+ * *steady_ns; -1 when it did not answer so within 20 s. */
+static int worker_cal(const char *bin, const char *cmd, unsigned long long *steady_ns)
+{
+    char *argv[] = { "accelscope", "__worker", "md5", "portable", "64", "0", "0.05", "5", "-1",
+                     NULL };
+    char why[200], buf[4096];
+    int sv[2], fd = -1, rc = -1;
+    size_t used = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+        return -1;
+    pid_t pid = spawn_piped_in(bin, argv, NULL, sv[1], &fd, why, sizeof why);
+    close(sv[1]);
+    if (pid < 0)
+        goto close_socket;
+    for (int sent = 0, i = 0; i < 2000 && rc; i++) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        poll(&p, 1, 10);
+        ssize_t k = read(fd, buf + used, sizeof buf - 1 - used);
+        if (k == 0)
+            break;
+        used += k > 0 ? (size_t)k : 0;
+        buf[used] = 0;
+        if (!sent && strstr(buf, "ready\n")) {
+            sent = write(sv[0], cmd, strlen(cmd)) == (ssize_t)strlen(cmd);
+            if (!sent || write(sv[0], "\n", 1) != 1)
+                break;
+        }
+        unsigned long long batch;
+        const char *c = strstr(buf, "calibrated ");
+        if (c && strchr(c, '\n') && sscanf(c, "calibrated %llu %llu", &batch, steady_ns) == 2)
+            rc = 0;
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(fd);
+close_socket:
+    close(sv[0]);
+    return rc;
+}
+
+/* `cal` waits for a steady clock (worker.c steady: three 2 ms slices at least) and says how
+ * long; `cal warm`, sent where the session's rounds kept the CPU busy until just now, does
+ * not wait. */
+static void test_cal_warm(const char *bin)
+{
+    unsigned long long cold = 0, warm = 1;
+    CHECK(worker_cal(bin, "cal", &cold) == 0 && cold >= 6000000,
+          "cal: the worker waited for a steady clock, 3 slices of 2 ms at least (%.2f ms)",
+          cold / 1e6);
+    CHECK(worker_cal(bin, "cal warm", &warm) == 0 && warm == 0,
+          "cal warm: no wait for a steady clock (%.2f ms)", warm / 1e6);
+}
+
 /* -t N: worker i runs on the i-th CPU of the set the engine has, named by its id (engine.c
  * nth_cpu). A set without CPU 0 (taskset -c 1, a container's cpuset) once made the worker
  * refuse its CPU argument ("bad cpu '0'": the engine passed the index, the worker checks an
@@ -906,5 +963,6 @@ int main(void)
     test_late_sample();
     test_pin();
     test_pin_threads();
+    test_cal_warm(bin);
     return check_done();
 }
