@@ -50,7 +50,7 @@ struct engine {
     int finished;
     int stopping;       /* quit sent */
     int go_after_cal;   /* a calibration round is in flight: `go` follows it */
-    int warm;           /* engine_warm: the next `cal` is `cal warm` */
+    int warm;           /* engine_warm: the next engine_go's `cal` is `cal warm` */
     int rounds_sent;
     double last_news;   /* monotonic seconds of the last line from any worker, or of a go */
     struct offload_evidence off; /* user/sys of every sample; the rest from `offload` lines */
@@ -468,8 +468,10 @@ static char **worker_env(const char *set)
     return v;
 }
 
-/* The idx-th CPU of this process's affinity set (the set a worker inherits), -1 when there is
- * none: ids need not be 0..count-1 (taskset -c 2,3; a container's cpuset). */
+/* The idx-th CPU of this process's affinity set, -1 when there is none: ids need not be
+ * 0..count-1 (taskset -c 2,3; a container's cpuset). The set now, not cpupick's saved one:
+ * it is what the worker inherits and checks its argument against (a -t N group is never
+ * kept off a CPU: session_run.c group_pin). */
 static int nth_cpu(int idx)
 {
     cpu_set_t set;
@@ -570,11 +572,14 @@ int engine_go(struct engine *e)
         return -1;
     /* The time spent idle is no silence: the watchdog counts from here. */
     e->last_news = mono();
+    /* Said for this go only (engine_warm): a later caller that does not say starts cold. */
+    const char *cal = e->warm ? "cal warm\n" : "cal\n";
+    e->warm = 0;
     if (e->alt) { /* the workers in turn; each one's first round calibrates it first */
         e->turn = e->rounds_sent++ % e->n;
         e->go_after_cal = !e->w[e->turn].calibrated;
         if (e->go_after_cal)
-            tell(e, e->turn, e->warm ? "cal warm\n" : "cal\n", 1);
+            tell(e, e->turn, cal, 1);
         else
             go_all(e);
         return 0;
@@ -589,7 +594,7 @@ int engine_go(struct engine *e)
     if (calibrated)
         go_all(e);
     else
-        tell_all(e, e->warm ? "cal warm\n" : "cal\n", 1);
+        tell_all(e, cal, 1);
     return 0;
 }
 

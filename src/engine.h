@@ -93,9 +93,10 @@ void engine_stop(struct engine *e);
  * one worker (those are pinned at start). */
 int engine_pin(struct engine *e, int cpu);
 
-/* Whether the CPU this one-worker cell's next calibration runs on has run timed rounds
- * until just now (the session's rounds back to back): then the worker skips its wait for a
- * steady clock (worker.c steady; `cal warm`), which only a CPU coming from idle needs. */
+/* Whether the CPUs this cell's workers calibrate on at the next engine_go() (that call only)
+ * have run timed rounds until just now (the session's rounds back to back): then they skip
+ * their wait for a steady clock (worker.c steady; `cal warm`), which only a CPU coming from
+ * idle needs. */
 void engine_warm(struct engine *e, int warm);
 
 /* Rounds asked for so far with engine_go(), disturbed or not. */

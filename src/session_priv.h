@@ -52,7 +52,9 @@ struct session {
      * session's process keeps off it until the group ends. */
     int grp_picked;        /* the pick was made (or not needed: -t N) for this group */
     int grp_away;          /* this process is kept off the group's CPU (cpupick_avoid) */
-    double round_end;      /* monotonic end of the group's last round; 0 before its first */
+    double round_end;      /* monotonic time sched_step saw the group's last round back (a
+                            * little after its end; 0 before the first, and not after one that
+                            * ended the cell abnormally: both only make a worker wait) */
     /* Columns measured in a turbulent spell (stats_spell) go through once more after the
      * rest, with fresh workers (session_run.c group_spell). */
     unsigned char *spelled; /* by plan index: the cell waits to be measured anew */

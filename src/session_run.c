@@ -393,9 +393,10 @@ static void next_round(struct session *s)
     for (size_t k = 0; k < s->ngrp; k++) {
         size_t g = (s->turn + k) % s->ngrp;
         struct member *m = &s->grp[g];
-        if (m->e)
-            engine_warm(m->e, warm);
-        if (m->e && engine_state(m->e) == ENGINE_IDLE && engine_go(m->e) == 0) {
+        if (!m->e || engine_state(m->e) != ENGINE_IDLE)
+            continue;
+        engine_warm(m->e, warm);
+        if (engine_go(m->e) == 0) {
             s->sampling = (long)g;
             s->turn = g + 1;
             return;

@@ -10,8 +10,8 @@
  *     cal  -> calibrated <batch> <steady_ns>  ops between clock reads, a fiftieth of a
  *             sample of SECONDS/SAMPLES (untimed), after the clock is steady (steady(), which
  *             took steady_ns)
- *     cal warm -> the same without waiting for a steady clock (steady_ns 0): the engine says
- *             its CPU has run timed rounds until just now (engine_warm)
+ *     cal warm -> the same without waiting for a steady clock (steady_ns 0 on the first
+ *             cal): the engine says its CPU has run timed rounds until just now (engine_warm)
  *     pin <cpu> -> (nothing) its rounds from now on run on that CPU (of its starting set; one
  *             not in it, or gone, leaves it where it was)
  *     go [<t0_ns> | wait <lref>] -> sample <ops> <bytes> <wall_ns> <cpu_ns> <cycles> <nivcsw>
@@ -748,8 +748,9 @@ static int timed_calibrate(struct timed *tm, int warm)
     return failed ? -1 : 0;
 }
 
-/* Paced by the engine through stdin: `cal` calibrates (answers `calibrated <batch>`), `go`,
- * `go <t0_ns>` or `go wait <lref>` takes one sample (calibrating first if not yet),
+/* Paced by the engine through stdin: `cal` or `cal warm` calibrates (answers `calibrated
+ * <batch> <steady_ns>`), `go`, `go <t0_ns>` or `go wait <lref>` takes one sample
+ * (calibrating first if not yet),
  * `pin <cpu>` moves it to that CPU (no answer; where it cannot, it stays), `quit` or end of
  * input ends. -1 when an operation failed, -2 after saying what else went wrong. */
 static int serve(struct timed *tm)
