@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,6 +21,7 @@
 #include "algo.h"
 #include "offload.h"
 #include "spawn.h"
+#include "worker.h"
 
 /* Rounds a cell may take: the scheduler's budget ends it long before. */
 #define MAX_ROUNDS 4096
@@ -483,9 +485,23 @@ static int nth_cpu(int idx)
     return -1;
 }
 
-static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, char *why, size_t n)
+/* -t N: the memory the workers' start barrier counts in (worker.c barrier_wait), a memfd
+ * each worker inherits; -1 where there is none (then the start instant alone lines the
+ * windows up, as before the barrier). */
+static int barrier_open(void)
 {
-    char bytes[32], dec[4], secs[32], samples[16], cpu[16];
+    int fd = memfd_create("accelscope-barrier", MFD_CLOEXEC);
+    if (fd >= 0 && ftruncate(fd, WORKER_BARRIER_BYTES)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, int bar, char *why,
+                   size_t n)
+{
+    char bytes[32], dec[4], secs[32], samples[16], cpu[16], barrier[32];
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
         snprintf(why, n, "socketpair: %s", strerror(errno));
@@ -497,10 +513,11 @@ static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, char *
     snprintf(samples, sizeof samples, "%d", j->samples);
     w->cpu = j->threads > 1 ? nth_cpu(idx) : -1; /* -t N: one worker on each CPU */
     snprintf(cpu, sizeof cpu, "%d", w->cpu);
+    snprintf(barrier, sizeof barrier, "%d:%d", bar, j->threads);
     char *argv[] = { "accelscope", "__worker", (char *)j->impl->alg, (char *)j->impl->name,
-                     bytes, dec, secs, samples, cpu, NULL };
+                     bytes, dec, secs, samples, cpu, bar >= 0 ? barrier : NULL, NULL };
     char **envp = worker_env(j->impl->env);
-    pid_t pid = spawn_piped_in(exe_path, argv, envp, sv[1], &w->fd, why, n);
+    pid_t pid = spawn_piped_keep(exe_path, argv, envp, sv[1], bar, &w->fd, why, n);
     free(envp);
     close(sv[1]);
     if (pid < 0)
@@ -539,15 +556,18 @@ struct engine *engine_start(const struct engine_job *job)
     if (!e->w)
         abort();
     e->r.status = RES_RUNNING;
+    int bar = workers > 1 && !e->alt ? barrier_open() : -1;
     for (int i = 0; i < workers; i++) {
         e->w[i].fd = e->w[i].cmd = e->w[i].cpu = -1;
-        e->w[i].pid = spawn(&e->job, i, &e->w[i], why, sizeof why);
+        e->w[i].pid = spawn(&e->job, i, &e->w[i], bar, why, sizeof why);
         e->n = i + 1;
         if (e->w[i].pid < 0) {
             finish(e, RES_ERROR, "%s", why);
             break;
         }
     }
+    if (bar >= 0) /* the workers hold it now */
+        close(bar);
     return e;
 }
 

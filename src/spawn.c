@@ -22,7 +22,7 @@ static int child_dup(int from, int to)
 
 /* Everything between fork and exec: only async-signal-safe calls. */
 static void child(const char *path, char *const argv[], char *const envp[], int w, int in,
-                  pid_t parent)
+                  int keep, pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before the line above: nobody reads us */
@@ -39,6 +39,8 @@ static void child(const char *path, char *const argv[], char *const envp[], int 
         _exit(127);
     int nul = in >= 0 ? in : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (nul >= 0 && child_dup(nul, 0))
+        _exit(127);
+    if (keep > 2 && fcntl(keep, F_SETFD, 0)) /* above 2: the dups above left it alone */
         _exit(127);
     if (envp)
         execve(path, argv, envp);
@@ -60,6 +62,12 @@ pid_t spawn_piped(const char *path, char *const argv[], char *const envp[], int 
 pid_t spawn_piped_in(const char *path, char *const argv[], char *const envp[], int in, int *fd,
                      char *why, size_t n)
 {
+    return spawn_piped_keep(path, argv, envp, in, -1, fd, why, n);
+}
+
+pid_t spawn_piped_keep(const char *path, char *const argv[], char *const envp[], int in,
+                       int keep, int *fd, char *why, size_t n)
+{
     int p[2];
     if (pipe2(p, O_CLOEXEC)) {
         snprintf(why, n, "pipe: %s", strerror(errno));
@@ -73,7 +81,7 @@ pid_t spawn_piped_in(const char *path, char *const argv[], char *const envp[], i
         return -1;
     }
     if (pid == 0)
-        child(path, argv, envp, p[1], in, parent);
+        child(path, argv, envp, p[1], in, keep, parent);
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
     *fd = p[0];

@@ -18,6 +18,11 @@ pid_t spawn_piped(const char *path, char *const argv[], char *const envp[], int 
 pid_t spawn_piped_in(const char *path, char *const argv[], char *const envp[], int in, int *fd,
                      char *why, size_t n);
 
+/* The same, and descriptor `keep` (above 2; -1: none) stays open in the child under its
+ * number, whatever its close-on-exec flag here: the -t N workers' shared start barrier. */
+pid_t spawn_piped_keep(const char *path, char *const argv[], char *const envp[], int in,
+                       int keep, int *fd, char *why, size_t n);
+
 /* First thing in main: opens /dev/null onto whichever of fds 0, 1 and 2 are closed (so no
  * file opened later becomes standard input, output or error by accident), and registers an
  * exit check of standard output: output that cannot be written (a full disk, /dev/full)

@@ -40,6 +40,9 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <sys/mman.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sched.h>
@@ -379,6 +382,39 @@ struct job {
 
 #define MAX_SAMPLES 256 /* the split of SECONDS: a sample lasts SECONDS/SAMPLES */
 
+/* -t N: the start instant alone left a worker descheduled at t0 (the host took its vCPU, a
+ * kernel thread ran) starting its window late, the round apart and retaken (trust.sh on the
+ * Zen 5 VM: one round of nine 0 % together took a cell's overlap to 88 %). So each worker,
+ * at t0, adds one to a counter the N workers share and spins until all N have come this round
+ * (the count reaches N x its rounds so far), BARRIER_MAX_NS at most: a worker gone or that
+ * late makes a round apart whatever the others do. */
+#define BARRIER_MAX_NS 10000000u
+
+static _Atomic unsigned *barrier;
+static unsigned barrier_n, barrier_rounds;
+
+static int barrier_map(int fd, int workers)
+{
+    void *p = mmap(NULL, WORKER_BARRIER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return -1;
+    barrier = p;
+    barrier_n = (unsigned)workers;
+    return 0;
+}
+
+static void barrier_wait(void)
+{
+    if (!barrier)
+        return;
+    unsigned want = barrier_n * ++barrier_rounds;
+    atomic_fetch_add(barrier, 1);
+    uint64_t give_up = now_ns(CLOCK_MONOTONIC) + BARRIER_MAX_NS;
+    while (atomic_load(barrier) - want > UINT_MAX / 2 && now_ns(CLOCK_MONOTONIC) < give_up)
+        ;
+}
+
 /* A whole decimal integer in [lo, hi], or -1. */
 static int int_arg(const char *text, long lo, long hi, long *out)
 {
@@ -398,9 +434,9 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
     char sz[200];
     long dec, samples, cpu;
     cpu_set_t all;
-    if (argc != 8)
+    if (argc != 8 && argc != 9)
         return snprintf(why, n, "bad arguments; accepted: __worker ALG IMPL BYTES DECRYPT "
-                        "SECONDS SAMPLES CPU"), -1;
+                        "SECONDS SAMPLES CPU [FD:N]"), -1;
     if (!(j->a = algo_find(argv[1])))
         return snprintf(why, n, "unknown algorithm '%s'", argv[1]), -1;
     if (!(j->im = registry_find(argv[1], argv[2]))) {
@@ -428,6 +464,13 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
         (cpu >= 0 && known && !CPU_ISSET((int)cpu, &all)))
         return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or a CPU this process may "
                         "use", argv[7]), -1;
+    int fd, workers;
+    char extra;
+    if (argc == 9 && (sscanf(argv[8], "%d:%d %c", &fd, &workers, &extra) != 2 || fd < 3 ||
+                      workers < 2 || workers > RESULT_MAX_THREADS || barrier_map(fd, workers)))
+        return snprintf(why, n, "bad barrier '%s'; accepted: FD:N, a shared memory descriptor "
+                        "of %d bytes (above 2) and 2 to %d workers", argv[8],
+                        WORKER_BARRIER_BYTES, RESULT_MAX_THREADS), -1;
     j->decrypt = (int)dec;
     j->samples = (int)samples;
     j->cpu = (int)cpu;
@@ -452,6 +495,7 @@ struct timed {
     int sib[PROCSTAT_MAX_SIBLINGS], nsib;
     int taken;        /* samples so far */
     int inject;       /* test only: the sample to report as disturbed, -1 for none */
+    int late;         /* test only: come to the -t N start barrier 2 ms late, every round */
     cpu_set_t cpus;   /* the CPUs it may run on as set up: what `pin` accepts */
 };
 
@@ -514,6 +558,8 @@ static int timed_open(struct timed *tm, const struct job *j)
         CPU_ZERO(&tm->cpus);
     const char *f = getenv("ACCELSCOPE_TEST_FAULTS"), *d = getenv("ACCELSCOPE_TEST_DISTURB");
     tm->inject = f && !strcmp(f, "1") && d ? atoi(d) : -1;
+    const char *l = getenv("ACCELSCOPE_TEST_LATE"); /* a CPU id: that -t N worker is late */
+    tm->late = f && !strcmp(f, "1") && l && j->cpu >= 0 && atoi(l) == j->cpu;
     return 0;
 }
 
@@ -649,6 +695,13 @@ static int take_sample(struct timed *tm, uint64_t start, double lref)
     failed = settle(tm, start, lref, &p0, &waited);
     if (waited) /* the counters are the window's, not the wait's (steal is likely in a spell) */
         probe_take(tm, &p0, 0);
+    if (start && !failed) {
+        if (tm->late) { /* test only: as if descheduled at t0 */
+            struct timespec nap = { 0, 2000000 };
+            nanosleep(&nap, NULL);
+        }
+        barrier_wait();
+    }
     getrusage(RUSAGE_SELF, &u0); /* user vs system time: did an engine's work reach the kernel */
     uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t y0 = cycles_read(&tm->cyc), w1;

@@ -265,6 +265,12 @@ static void test_worker_args(void)
         { "md5 portable 16 0 1 5 1000000", "cpu" },
         { "no-such-alg portable 16 0 1 5 -1", "algorithm" },
         { "md5 portable 16 0 1 5", "arguments" },
+        { "md5 portable 16 0 1 5 -1 3:2 x", "arguments" },
+        { "md5 portable 16 0 1 5 -1 x", "barrier" },
+        { "md5 portable 16 0 1 5 -1 1:2", "barrier" },     /* stdout is no shared memory */
+        { "md5 portable 16 0 1 5 -1 99:2", "barrier" },    /* not open */
+        { "md5 portable 16 0 1 5 -1 3:1", "barrier" },     /* one worker needs none */
+        { "md5 portable 16 0 1 5 -1 3:100000", "barrier" },
     };
     char args[512];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
