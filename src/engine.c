@@ -485,12 +485,24 @@ static int nth_cpu(int idx)
     return -1;
 }
 
-/* -t N: the memory the workers' start barrier counts in (worker.c barrier_wait), a memfd
- * each worker inherits; -1 where there is none (then the start instant alone lines the
- * windows up, as before the barrier). */
+/* -t N: the memory of the workers' start barrier (worker.c barrier_wait), a memfd each
+ * worker inherits, above fd 2 (spawn_piped_keep); -1 where there is none: then the start
+ * instant alone lines the windows up, as before the barrier. Not executable where the kernel
+ * can say so (vm.memfd_noexec=2 refuses a memfd without MFD_NOEXEC_SEAL, 6.3 and later;
+ * older kernels refuse the flag: EINVAL). */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
 static int barrier_open(void)
 {
-    int fd = memfd_create("accelscope-barrier", MFD_CLOEXEC);
+    int fd = memfd_create("accelscope-barrier", MFD_CLOEXEC | MFD_NOEXEC_SEAL);
+    if (fd < 0 && errno == EINVAL)
+        fd = memfd_create("accelscope-barrier", MFD_CLOEXEC);
+    if (fd >= 0 && fd <= 2) { /* a caller running with fd 0-2 closed */
+        int up = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        close(fd);
+        fd = up;
+    }
     if (fd >= 0 && ftruncate(fd, WORKER_BARRIER_BYTES)) {
         close(fd);
         fd = -1;
@@ -513,7 +525,7 @@ static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, int ba
     snprintf(samples, sizeof samples, "%d", j->samples);
     w->cpu = j->threads > 1 ? nth_cpu(idx) : -1; /* -t N: one worker on each CPU */
     snprintf(cpu, sizeof cpu, "%d", w->cpu);
-    snprintf(barrier, sizeof barrier, "%d:%d", bar, j->threads);
+    snprintf(barrier, sizeof barrier, "%d:%d:%d", bar, j->threads, idx);
     char *argv[] = { "accelscope", "__worker", (char *)j->impl->alg, (char *)j->impl->name,
                      bytes, dec, secs, samples, cpu, bar >= 0 ? barrier : NULL, NULL };
     char **envp = worker_env(j->impl->env);
@@ -556,7 +568,9 @@ struct engine *engine_start(const struct engine_job *job)
     if (!e->w)
         abort();
     e->r.status = RES_RUNNING;
-    int bar = workers > 1 && !e->alt ? barrier_open() : -1;
+    /* Only where each worker has a CPU of its own: one spinning at the barrier could hold the
+     * CPU its late partner needs. */
+    int bar = workers > 1 && !e->alt && nth_cpu(workers - 1) >= 0 ? barrier_open() : -1;
     for (int i = 0; i < workers; i++) {
         e->w[i].fd = e->w[i].cmd = e->w[i].cpu = -1;
         e->w[i].pid = spawn(&e->job, i, &e->w[i], bar, why, sizeof why);

@@ -19,7 +19,9 @@
  *                    <vrate_after> <user_ns> <sys_ns> <others_user> <others_ticks> <moved>
  *                    <sib_user> <sib_ticks> <lrate_before> <lrate_after> <waited_ns>
  *             (calibrating first if no cal came; the window starts at CLOCK_MONOTONIC t0_ns
- *             when given, the engine's barrier for -t N, after a WARM_NS settle otherwise:
+ *             when given, the engine's start instant for -t N, once every worker of the
+ *             cell has reached it where FD:N:I was given (barrier_wait); after a WARM_NS
+ *             settle otherwise:
  *             one worker's rounds; with `wait`, that settle goes on while the load probe reads
  *             a slow spell against lref, the run's usual figure, for WAIT_MAX_NS at most)
  *     quit or end of input -> done, exit 0
@@ -40,13 +42,13 @@
 #include "worker.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <sys/mman.h>
-#include <stdatomic.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -384,35 +386,62 @@ struct job {
 
 /* -t N: the start instant alone left a worker descheduled at t0 (the host took its vCPU, a
  * kernel thread ran) starting its window late, the round apart and retaken (trust.sh on the
- * Zen 5 VM: one round of nine 0 % together took a cell's overlap to 88 %). So each worker,
- * at t0, adds one to a counter the N workers share and spins until all N have come this round
- * (the count reaches N x its rounds so far), BARRIER_MAX_NS at most: a worker gone or that
- * late makes a round apart whatever the others do. */
+ * Zen 5 VM: one round of nine 0 % together took a cell's overlap to 88 %). So at t0 each
+ * worker writes t0 into its own slot of memory the N workers share, and spins until every
+ * slot holds it, BARRIER_MAX_NS at most: the late one still starts late, but the others wait
+ * for it. A slot each, not a shared counter: no read-modify-write (which qemu-user need not
+ * make atomic between processes), and a worker that misses a round spoils that round only
+ * (t0 differs in every round). */
 #define BARRIER_MAX_NS 10000000u
+_Static_assert(RESULT_MAX_THREADS * sizeof(uint64_t) <= WORKER_BARRIER_BYTES,
+               "a slot for every worker");
 
-static _Atomic unsigned *barrier;
-static unsigned barrier_n, barrier_rounds;
+static _Atomic uint64_t *barrier; /* N slots; NULL: no barrier (one worker, or none given) */
+static int barrier_n, barrier_me;
 
-static int barrier_map(int fd, int workers)
+static int barrier_map(long fd, long workers, long me)
 {
-    void *p = mmap(NULL, WORKER_BARRIER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
+    struct stat st;
+    void *p = MAP_FAILED;
+    /* The engine's memfd (a regular file of shmem) and nothing shorter: a short file would
+     * end in SIGBUS at the first round. */
+    if (fstat((int)fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= WORKER_BARRIER_BYTES)
+        p = mmap(NULL, WORKER_BARRIER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    close((int)fd);
     if (p == MAP_FAILED)
         return -1;
     barrier = p;
-    barrier_n = (unsigned)workers;
+    barrier_n = (int)workers;
+    barrier_me = (int)me;
     return 0;
 }
 
-static void barrier_wait(void)
+static void barrier_wait(uint64_t start)
 {
     if (!barrier)
         return;
-    unsigned want = barrier_n * ++barrier_rounds;
-    atomic_fetch_add(barrier, 1);
+    atomic_store(&barrier[barrier_me], start);
     uint64_t give_up = now_ns(CLOCK_MONOTONIC) + BARRIER_MAX_NS;
-    while (atomic_load(barrier) - want > UINT_MAX / 2 && now_ns(CLOCK_MONOTONIC) < give_up)
-        ;
+    for (int i = 0; i < barrier_n && now_ns(CLOCK_MONOTONIC) < give_up;)
+        i += atomic_load(&barrier[i]) == start;
+}
+
+static int int_arg(const char *text, long lo, long hi, long *out);
+
+/* FD:N:I, each part whole as int_arg has it; 0 once mapped, else -1. */
+static int barrier_arg(const char *text)
+{
+    char buf[64], *n, *i;
+    long fd, workers, me;
+    if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf || !(n = strchr(buf, ':')) ||
+        !(i = strchr(n + 1, ':')))
+        return -1;
+    *n++ = 0;
+    *i++ = 0;
+    if (int_arg(buf, 3, INT_MAX, &fd) || int_arg(n, 2, RESULT_MAX_THREADS, &workers) ||
+        int_arg(i, 0, workers - 1, &me))
+        return -1;
+    return barrier_map(fd, workers, me);
 }
 
 /* A whole decimal integer in [lo, hi], or -1. */
@@ -427,8 +456,9 @@ static int int_arg(const char *text, long lo, long hi, long *out)
     return 0;
 }
 
-/* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU, validated as strictly as `run`
- * validates what it passes: the engine is not the only possible caller. 0, or -1 and why. */
+/* __worker ALG IMPL BYTES DECRYPT SECONDS SAMPLES CPU [FD:N:I], validated as strictly as
+ * `run` validates what it passes: the engine is not the only possible caller. 0, or -1 and
+ * why. */
 static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
 {
     char sz[200];
@@ -464,13 +494,10 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
         (cpu >= 0 && known && !CPU_ISSET((int)cpu, &all)))
         return snprintf(why, n, "bad cpu '%s'; accepted: -1 (any) or a CPU this process may "
                         "use", argv[7]), -1;
-    int fd, workers;
-    char extra;
-    if (argc == 9 && (sscanf(argv[8], "%d:%d %c", &fd, &workers, &extra) != 2 || fd < 3 ||
-                      workers < 2 || workers > RESULT_MAX_THREADS || barrier_map(fd, workers)))
-        return snprintf(why, n, "bad barrier '%s'; accepted: FD:N, a shared memory descriptor "
-                        "of %d bytes (above 2) and 2 to %d workers", argv[8],
-                        WORKER_BARRIER_BYTES, RESULT_MAX_THREADS), -1;
+    if (argc == 9 && barrier_arg(argv[8]))
+        return snprintf(why, n, "bad barrier '%s'; accepted: FD:N:I, a shared memory "
+                        "descriptor (above 2) of %d bytes at least, 2 to %d workers, this one's "
+                        "index 0 to N-1", argv[8], WORKER_BARRIER_BYTES, RESULT_MAX_THREADS), -1;
     j->decrypt = (int)dec;
     j->samples = (int)samples;
     j->cpu = (int)cpu;
@@ -695,12 +722,14 @@ static int take_sample(struct timed *tm, uint64_t start, double lref)
     failed = settle(tm, start, lref, &p0, &waited);
     if (waited) /* the counters are the window's, not the wait's (steal is likely in a spell) */
         probe_take(tm, &p0, 0);
+    /* After the settle's probes, so the windows start together; inside the counters p0 took,
+     * so steal while a partner was late still marks the round (it may be the partner's). */
     if (start && !failed) {
         if (tm->late) { /* test only: as if descheduled at t0 */
             struct timespec nap = { 0, 2000000 };
             nanosleep(&nap, NULL);
         }
-        barrier_wait();
+        barrier_wait(start);
     }
     getrusage(RUSAGE_SELF, &u0); /* user vs system time: did an engine's work reach the kernel */
     uint64_t ops = 0, w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);

@@ -784,14 +784,32 @@ static pid_t only_child(void)
     return children(kids, 4) == 1 ? kids[0] : -1;
 }
 
+/* The last argument of process pid's command line, "" where unreadable. */
+static void last_arg(pid_t pid, char *out, size_t n)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t k = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[k] = 0;
+    size_t at = 0;
+    for (size_t i = 0; i + 1 < k; i++)
+        if (!buf[i])
+            at = i + 1;
+    snprintf(out, n, "%s", buf + at);
+}
+
 /* -t 2 with one worker 2 ms late at its start instant every round (ACCELSCOPE_TEST_LATE, as
  * if descheduled at t0): the shared start barrier (worker.c barrier_wait) holds the other
- * back, so the windows still run together; by the start instant alone they overlapped
- * 63.7 % (the barrier taken out, Zen 5 VM). */
+ * back, so the windows still run together; by the start instant alone every round ran apart
+ * (overlap 63.7 %, the barrier taken out, Zen 5 VM). Judged only where the workers got a
+ * barrier (a memfd) and the rest of the machine stayed idle, as test_overlap is. */
 static void test_barrier_late(void)
 {
     cpu_set_t all;
-    int ids[2] = { -1, -1 }, k = 0;
+    int ids[2] = { -1, -1 }, k = 0, apart_key = -1;
     if (sched_getaffinity(0, sizeof all, &all) || CPU_COUNT(&all) < 2) {
         UNAVAILABLE("-t 2 start barrier", "this process may use one CPU");
         return;
@@ -799,18 +817,44 @@ static void test_barrier_late(void)
     for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
         if (CPU_ISSET(c, &all))
             ids[k++] = c;
-    char late[16];
+    for (int i = 0; i < RESULT_RETAKEN_COUNT; i++)
+        if (!strcmp(result_retaken_key(i), "windows-apart"))
+            apart_key = i;
+    char late[16], arg[64] = "";
     snprintf(late, sizeof late, "%d", ids[1]);
     setenv("ACCELSCOPE_TEST_LATE", late, 1);
     struct engine *e = start_paced("aes-128-ctr", "openssl", 1024, 2, 0.05, 0);
     int got = step_until(e, ENGINE_IDLE, 30);
     unsetenv("ACCELSCOPE_TEST_LATE"); /* the workers have read it */
+    pid_t kids[4];
+    if (got && children(kids, 4) >= 1)
+        last_arg(kids[0], arg, sizeof arg);
+    int fd, n, me;
+    char extra;
+    if (sscanf(arg, "%d:%d:%d %c", &fd, &n, &me, &extra) != 3) {
+        UNAVAILABLE("-t 2 start barrier", got ? "the workers got none (no memfd here)"
+                                              : "the workers did not start");
+        goto stop;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long long b0 = busy_ticks(), m0 = tree_ticks();
     for (int i = 0; got && i < 5; i++)
         got = engine_go(e) == 0 && step_until(e, ENGINE_IDLE, 30);
+    long long b1 = busy_ticks(), m1 = tree_ticks();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ticks = (double)sysconf(_SC_CLK_TCK) *
+                   (double)(t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+    long long others = b0 < 0 || b1 < 0 || m0 < 0 || m1 < 0 ? -1 : (b1 - b0) - (m1 - m0);
     const struct result *r = engine_result(e);
-    CHECK(got && r->rounds + r->disturbed == 5 && r->overlap_pct > 90,
-          "-t 2, the worker on CPU %d 2 ms late every round: the windows overlap > 90 %% "
-          "(%.1f %% over %d rounds)", ids[1], r->overlap_pct, r->rounds + r->disturbed);
+    int apart = apart_key >= 0 ? r->retaken[apart_key] : -1;
+    if (got && apart > 1 && others > 2 + ticks / 10)
+        UNAVAILABLE("-t 2 start barrier", "other programs kept the CPUs busy");
+    else
+        CHECK(got && apart >= 0 && apart <= 1 && r->rounds + r->disturbed == 5,
+              "-t 2, the worker on CPU %d 2 ms late every round: at most 1 of 5 rounds apart "
+              "(%d; overlap %.1f %%)", ids[1], apart, r->overlap_pct);
+stop:
     engine_stop(e);
     step_until(e, ENGINE_FINISHED, 30);
     engine_free(e);

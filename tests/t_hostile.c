@@ -265,12 +265,14 @@ static void test_worker_args(void)
         { "md5 portable 16 0 1 5 1000000", "cpu" },
         { "no-such-alg portable 16 0 1 5 -1", "algorithm" },
         { "md5 portable 16 0 1 5", "arguments" },
-        { "md5 portable 16 0 1 5 -1 3:2 x", "arguments" },
+        { "md5 portable 16 0 1 5 -1 3:2:0 x", "arguments" },
         { "md5 portable 16 0 1 5 -1 x", "barrier" },
-        { "md5 portable 16 0 1 5 -1 1:2", "barrier" },     /* stdout is no shared memory */
-        { "md5 portable 16 0 1 5 -1 99:2", "barrier" },    /* not open */
-        { "md5 portable 16 0 1 5 -1 3:1", "barrier" },     /* one worker needs none */
-        { "md5 portable 16 0 1 5 -1 3:100000", "barrier" },
+        { "md5 portable 16 0 1 5 -1 3:2", "barrier" },      /* no index */
+        { "md5 portable 16 0 1 5 -1 1:2:0", "barrier" },    /* stdout is no shared memory */
+        { "md5 portable 16 0 1 5 -1 99:2:0", "barrier" },   /* not open */
+        { "md5 portable 16 0 1 5 -1 3:1:0", "barrier" },    /* one worker needs none */
+        { "md5 portable 16 0 1 5 -1 3:100000:0", "barrier" },
+        { "md5 portable 16 0 1 5 -1 3:2:2", "barrier" },    /* index 0 or 1 */
     };
     char args[512];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
