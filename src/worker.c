@@ -466,7 +466,7 @@ static int parse_args(int argc, char **argv, struct job *j, char *why, size_t n)
     cpu_set_t all;
     if (argc != 8 && argc != 9)
         return snprintf(why, n, "bad arguments; accepted: __worker ALG IMPL BYTES DECRYPT "
-                        "SECONDS SAMPLES CPU [FD:N]"), -1;
+                        "SECONDS SAMPLES CPU [FD:N:I]"), -1;
     if (!(j->a = algo_find(argv[1])))
         return snprintf(why, n, "unknown algorithm '%s'", argv[1]), -1;
     if (!(j->im = registry_find(argv[1], argv[2]))) {
