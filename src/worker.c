@@ -820,11 +820,12 @@ static int steady(struct timed *tm)
 static int timed_calibrate(struct timed *tm, int warm)
 {
     int failed = 0;
-    uint64_t t0 = now_ns(CLOCK_MONOTONIC);
-    if (!tm->batch && !warm && steady(tm))
-        return -1;
-    if (!tm->batch && !warm)
+    if (!tm->batch && !warm) {
+        uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+        if (steady(tm))
+            return -1;
         tm->steady_ns = now_ns(CLOCK_MONOTONIC) - t0;
+    }
     if (!tm->batch)
         tm->batch = calibrate(tm->im, tm->t.ctx, tm->dst, tm->in, tm->len, tm->target, &failed);
     return failed ? -1 : 0;

@@ -47,6 +47,23 @@ static int cpus_usable(void)
     return sched_getaffinity(0, sizeof mine, &mine) == 0 ? CPU_COUNT(&mine) : 1;
 }
 
+/* The ids of this process's CPUs in order, the first max of them in ids (-1 past the last):
+ * worker i of a -t N cell runs on the i-th (engine.c nth_cpu). How many there are; 0 where
+ * the set is unreadable. */
+static int set_cpus(int *ids, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    for (int i = 0; i < max; i++)
+        ids[i] = -1;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set) && n++ < max)
+            ids[n - 1] = c;
+    return n;
+}
+
 static struct result run(const char *alg, const char *name, size_t bytes, int threads,
                          int decrypt, double watchdog)
 {
@@ -214,11 +231,8 @@ static void test_aggregate(const char *bin)
         "if [ \"$8\" = %d ]; then set -- 10 30 20 50 40; else set -- 4 1 3 2 5; fi\n",
         "echo \"sample 1 ${1}000000 1000000000 1000000000 0 0 0 ${r}000000000 ${r}500000000"
         " 0 0 0 0\"; shift");
-    cpu_set_t set;
-    int first = -1;
-    for (int c = 0; first < 0 && c < CPU_SETSIZE; c++)
-        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_ISSET(c, &set))
-            first = c;
+    int first;
+    set_cpus(&first, 1);
     char script[sizeof fmt + 16];
     snprintf(script, sizeof script, fmt, first);
     struct result r = scripted(bin, script, 2);
@@ -673,6 +687,33 @@ static long long tree_ticks(void)
     return n > 0 ? sum : -1;
 }
 
+/* The rest of the machine's CPU ticks over a stretch of a test (/proc/stat's busy time less
+ * this process's and its workers'), to tell a check made on an idle machine from one made
+ * beside other programs. */
+struct others {
+    struct timespec t0;
+    long long busy, tree;
+};
+
+static void others_start(struct others *o)
+{
+    clock_gettime(CLOCK_MONOTONIC, &o->t0);
+    o->busy = busy_ticks();
+    o->tree = tree_ticks();
+}
+
+/* The other programs' ticks since others_start, -1 where unknown; *ticks: the stretch's. */
+static long long others_stop(const struct others *o, double *ticks)
+{
+    long long b1 = busy_ticks(), m1 = tree_ticks();
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *ticks = (double)sysconf(_SC_CLK_TCK) *
+             (double)(t1.tv_sec - o->t0.tv_sec + (t1.tv_nsec - o->t0.tv_nsec) / 1e9);
+    return o->busy < 0 || b1 < 0 || o->tree < 0 || m1 < 0 ? -1
+                                                          : (b1 - o->busy) - (m1 - o->tree);
+}
+
 /* -t 2: the workers' windows start together (the engine gives them one start instant).
  * overlap_pct covers every round; a worker that wakes late because another program had its
  * CPU shifts its window: the check is made only on a run none of whose rounds were disturbed
@@ -686,15 +727,11 @@ static void test_overlap(void)
     }
     struct engine *e = start_paced("aes-128-ctr", "openssl", 1024, 2, 0.05, 0);
     step_until(e, ENGINE_IDLE, 30);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    long long b0 = busy_ticks(), m0 = tree_ticks();
+    struct others o;
+    double ticks;
+    others_start(&o);
     take_rounds(e, 5, 10);
-    long long b1 = busy_ticks(), m1 = tree_ticks();
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ticks = (double)sysconf(_SC_CLK_TCK) *
-                   (double)(t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-    long long others = b0 < 0 || b1 < 0 || m0 < 0 || m1 < 0 ? -1 : (b1 - b0) - (m1 - m0);
+    long long others = others_stop(&o, &ticks);
     const struct result *r = engine_result(e);
     printf("-t 2 overlap: %.1f %% over %d rounds (%d disturbed); other programs busy %lld "
            "ticks in %.0f\n", r->overlap_pct, r->rounds + r->disturbed, r->disturbed, others,
@@ -808,15 +845,11 @@ static void last_arg(pid_t pid, char *out, size_t n)
  * barrier (a memfd) and the rest of the machine stayed idle, as test_overlap is. */
 static void test_barrier_late(void)
 {
-    cpu_set_t all;
-    int ids[2] = { -1, -1 }, k = 0, apart_key = -1;
-    if (sched_getaffinity(0, sizeof all, &all) || CPU_COUNT(&all) < 2) {
+    int ids[2], apart_key = -1;
+    if (set_cpus(ids, 2) < 2) {
         UNAVAILABLE("-t 2 start barrier", "this process may use one CPU");
         return;
     }
-    for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
-        if (CPU_ISSET(c, &all))
-            ids[k++] = c;
     for (int i = 0; i < RESULT_RETAKEN_COUNT; i++)
         if (!strcmp(result_retaken_key(i), "windows-apart"))
             apart_key = i;
@@ -836,16 +869,12 @@ static void test_barrier_late(void)
                                               : "the workers did not start");
         goto stop;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    long long b0 = busy_ticks(), m0 = tree_ticks();
+    struct others o;
+    double ticks;
+    others_start(&o);
     for (int i = 0; got && i < 5; i++)
         got = engine_go(e) == 0 && step_until(e, ENGINE_IDLE, 30);
-    long long b1 = busy_ticks(), m1 = tree_ticks();
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ticks = (double)sysconf(_SC_CLK_TCK) *
-                   (double)(t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-    long long others = b0 < 0 || b1 < 0 || m0 < 0 || m1 < 0 ? -1 : (b1 - b0) - (m1 - m0);
+    long long others = others_stop(&o, &ticks);
     const struct result *r = engine_result(e);
     int apart = apart_key >= 0 ? r->retaken[apart_key] : -1;
     if (got && apart > 1 && others > 2 + ticks / 10)
@@ -922,14 +951,11 @@ static void test_cal_warm(const char *bin)
 static void test_pin_threads(void)
 {
     cpu_set_t all, one, got;
-    if (sched_getaffinity(0, sizeof all, &all) || CPU_COUNT(&all) < 2) {
+    int ids[CPU_SETSIZE], ncpu = set_cpus(ids, CPU_SETSIZE);
+    if (ncpu < 2 || sched_getaffinity(0, sizeof all, &all)) {
         UNAVAILABLE("-t 2 pinned by CPU id", "this process may use one CPU");
         return;
     }
-    int ids[2] = { -1, -1 }, k = 0;
-    for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
-        if (CPU_ISSET(c, &all))
-            ids[k++] = c;
     struct engine *e = start_paced("sha256", "portable", 64, 2, 0.02, 0);
     pid_t kids[4];
     int n = step_until(e, ENGINE_IDLE, 30) ? children(kids, 4) : 0, pinned = 0;
@@ -944,10 +970,7 @@ static void test_pin_threads(void)
     step_until(e, ENGINE_FINISHED, 30);
     engine_free(e);
 
-    int last = ids[1];
-    for (int c = ids[1]; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &all))
-            last = c;
+    int last = ids[ncpu - 1];
     CPU_ZERO(&one);
     CPU_SET(last, &one);
     if (sched_setaffinity(0, sizeof one, &one)) {
