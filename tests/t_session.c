@@ -283,9 +283,37 @@ static void test_derive_spell(void)
     c[1].r.rounds = 7;
     c[1].r.disturbed = 3;
     derive_cells(c, 2);
-    CHECK(c[0].d.spell && !c[0].d.noisy && c[0].d.speedup == 1.0 && c[1].d.spell &&
+    CHECK(c[0].d.spell && c[0].d.noisy && c[0].d.speedup == 1.0 && c[1].d.spell &&
               c[1].d.noisy && !c[1].d.best && !c[0].d.best,
-          "8 of 25 rounds retaken (32 %%): openssl noisy, no best, the reference x1.0");
+          "8 of 25 rounds retaken (32 %%): openssl noisy, no best, the reference's x1.0 "
+          "noisy too (no quiet row stands on it)");
+}
+
+/* The slowest row's x1.0 says "the slowest": it is a claim while another row's quiet ratio
+ * stands on it, and not once every other row is noisy (a loaded machine's slowest row is
+ * often not the quiet machine's); a column of one row keeps it. */
+static void test_derive_reference(void)
+{
+    struct cell c[] = {
+        rated(mk("md5", "portable", 64, RES_OK, 100, 99, 101), RESULT_QUIET, 99, 101, ""),
+        rated(mk("md5", "openssl-int", 64, RES_OK, 200, 150, 250), RESULT_NOISY, 150, 250, ""),
+        rated(mk("md5", "openssl", 64, RES_OK, 300, 299, 301), RESULT_QUIET, 299, 301, ""),
+    };
+    derive_cells(c, 3);
+    CHECK(!c[0].d.noisy && c[0].d.speedup == 1.0 && c[1].d.noisy && !c[2].d.noisy &&
+              c[2].d.best,
+          "one row quiet over it: the slowest's x1.0 stands (%d %d %d)", c[0].d.noisy,
+          c[1].d.noisy, c[2].d.noisy);
+    c[2].r.quality = RESULT_NOISY;
+    c[2].r.ci_lo = 200;
+    c[2].r.ci_hi = 400;
+    derive_cells(c, 3);
+    CHECK(c[0].d.noisy && c[0].d.speedup == 1.0 && c[1].d.noisy && c[2].d.noisy &&
+              !c[0].d.best && !c[1].d.best && !c[2].d.best,
+          "every other row noisy: the slowest's x1.0 claims nothing, no best (%d %d %d)",
+          c[0].d.noisy, c[1].d.noisy, c[2].d.noisy);
+    derive_cells(c, 1);
+    CHECK(!c[0].d.noisy && c[0].d.speedup == 1.0, "alone in its column, quiet: x1.0 stands");
 }
 
 static void round_trip(const char *label, void (*edit)(struct selection *))
@@ -1073,6 +1101,7 @@ int main(void)
     test_derive_paired();
     test_derive_disagree();
     test_derive_spell();
+    test_derive_reference();
     round_trip("defaults", edit_none);
     round_trip("edited", edit_all);
     round_trip("includes", edit_impls);

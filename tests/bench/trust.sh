@@ -10,7 +10,7 @@
 #     absolute: quiet, judged beside a saved run 0), how many agree within 3 %.
 # Usage: tests/bench/trust.sh [run options...]   (default: the default selection of run)
 # TRUST_KEEP=DIR keeps the runs' CSVs there (z.csv run 0, a.csv, b.csv quiet, c.csv loaded,
-# t.csv -t N).
+# t.csv -t N); TRUST_JUDGE=DIR judges such a folder again without running anything.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 make --no-print-directory accelscope >/dev/null || exit 2
@@ -31,6 +31,13 @@ timed() {
     "$@" || true
     awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' > "$work/$name.time"
 }
+if [ -n "${TRUST_JUDGE:-}" ]; then # judge the runs TRUST_KEEP kept, without running again
+    for f in z a b c t; do
+        [ -f "$TRUST_JUDGE/$f.csv" ] ||
+            { echo "trust.sh: TRUST_JUDGE=$TRUST_JUDGE has no $f.csv (a TRUST_KEEP folder has z, a, b, c and t)" >&2; exit 2; }
+    done
+    cp "$TRUST_JUDGE"/*.csv "$TRUST_JUDGE"/*.time "$work"/ || exit 2
+else
 echo "run 0 (quiet, the saved run the others are judged beside)" >&2
 timed z ./accelscope run -q "$@" --csv "$work/z.csv"
 ls "$XDG_DATA_HOME"/accelscope/results/*.csv >/dev/null 2>&1 ||
@@ -54,6 +61,7 @@ echo "-t $ncpu overlap" >&2
 
 if [ -n "${TRUST_KEEP:-}" ]; then
     mkdir -p "$TRUST_KEEP" && cp "$work"/*.csv "$work"/*.time "$TRUST_KEEP"/ || exit 2
+fi
 fi
 
 python3 - "$work" <<'PY'
@@ -89,7 +97,7 @@ def speedups(cells):
                                r.get("retaken_why", "") + " | " + ref.get("retaken_why", ""))
     return out
 
-a, b, c = (speedups(load(n)) for n in ("a.csv", "b.csv", "c.csv"))
+a, b, ld = (speedups(load(n)) for n in ("a.csv", "b.csv", "c.csv"))
 for n, label in (("z", "run 0 (quiet, saved)"), ("a", "run 1 (quiet)"), ("b", "run 2 (quiet)"),
                  ("c", "run 3 (loaded)")):
     with open(f"{work}/{n}.time") as f:
@@ -134,16 +142,18 @@ print(f"the cells' clocks ranged {clocks[0] if clocks else 0}..{clocks[-1] if cl
 # the claim the CSV makes: `absolute` quiet (stats.h STATS_ABSOLUTE_CI_PCT); an older CSV
 # without the column is judged by `quality`
 col = "absolute" if "absolute" in next(iter(xa.values()), {}) else "quality"
-for label, c in (("quality (interval within +-5 %)", "quality"), (f"{col} (the CSV's claim)", col)):
-    both = [k for k in set(xa) & set(xb) if xa[k][c] == "quiet" and xb[k][c] == "quiet"]
+# (the column is `qcol`: a loop variable `c` here once replaced the loaded run's speed-ups
+# below, and the contention table judged nothing from 2026-12-03 to 2026-12-05)
+for label, qcol in (("quality (interval within +-5 %)", "quality"), (f"{col} (the CSV's claim)", col)):
+    both = [k for k in set(xa) & set(xb) if xa[k][qcol] == "quiet" and xb[k][qcol] == "quiet"]
     raw = [k for k in both if within(k, 0)]
     clk = [k for k in both if within(k, 1)]
-    nq = sum(1 for k in xa if xa[k][c] == "quiet")
+    nq = sum(1 for k in xa if xa[k][qcol] == "quiet")
     print(f"absolute figures, cells {label} quiet: {nq} of {len(xa)} in run 1 "
           f"({100 * nq / max(len(xa), 1):.0f} %); of {len(both)} quiet in both runs, {len(raw)} "
           f"({100 * len(raw) / max(len(both), 1):.0f} %) within 3 % (target: all, or noisy), "
           f"per core clock {len(clk)} ({100 * len(clk) / max(len(both), 1):.0f} %)")
-    if c == col:
+    if qcol == col:
         for k in sorted(set(both) - set(raw)):
             print(f"  {' '.join(k)}: {xa[k]['mb_per_s']} -> {xb[k]['mb_per_s']} MB/s, CI "
                   f"{xa[k]['ci_pct']}/{xb[k]['ci_pct']} %, clock {xa[k]['clock_mhz']}/{xb[k]['clock_mhz']}")
@@ -173,14 +183,15 @@ print()
 print(f"{'algorithm':18} {'dir':7} {'bytes':>6} {'path':6} {'implementation':16} "
       f"{'quiet':>7} {'loaded':>7} {'loaded/quiet':>12} quality(loaded)")
 bad = n_lq = 0
-for k in sorted(set(a) & set(c)):
-    r = c[k][0] / a[k][0]
-    q = "quiet" if c[k][1] else "noisy"
-    if c[k][1]:
+for k in sorted(set(a) & set(ld)):
+    r = ld[k][0] / a[k][0]
+    q = "quiet" if ld[k][1] else "noisy"
+    if ld[k][1]:
         n_lq += 1
         bad += abs(r - 1) > 0.05
-    print(f"{k[0]:18} {k[1]:7} {k[2]:>6} {k[3]:6} {k[4]:16} {a[k][0]:7.2f} {c[k][0]:7.2f} {r:12.3f} {q}")
-print(f"\ncontention: {n_lq} speed-ups called quiet under load, {bad} of them more than 5 % "
+    print(f"{k[0]:18} {k[1]:7} {k[2]:>6} {k[3]:6} {k[4]:16} {a[k][0]:7.2f} {ld[k][0]:7.2f} {r:12.3f} {q}")
+print(f"\ncontention: {len(set(a) & set(ld))} speed-ups in the quiet and the loaded run; "
+      f"{n_lq} called quiet under load, {bad} of them more than 5 % "
       f"from the quiet run's (target 0)")
 ov = []
 with open(f"{work}/t.csv", newline="") as f:
