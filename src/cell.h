@@ -24,11 +24,14 @@ struct cell_derived {
     int tie;          /* best, and the samples cannot tell it from another best: the paired
                        * ratio's interval holds 1 (or, unpaired, the intervals overlap) */
     int noisy;        /* verified, but the comparison is not: the speed-up's interval is wider
-                       * than +-5 % (unpaired: the figure's own). A figure, never a claim:
+                       * than +-5 % (unpaired: the figure's own), or the column's slowest
+                       * with no quiet row over it (unbacked). A figure, never a claim:
                        * no xN shown, never best */
+    int unbacked;     /* the column's slowest, noisy only because no other row's ratio to it is
+                       * quiet: its own figure may be quiet, its x1.0 ("the slowest") is not */
     int spell;        /* the column was measured in a turbulent spell (stats_spell: a quarter
-                       * of its rounds retaken, all its cells together): noisy, as above, but for
-                       * the column's slowest, whose x1.0 claims nothing */
+                       * of its rounds retaken, all its cells together): noisy, as above (the
+                       * slowest too, once no other row is quiet: unbacked) */
     const struct impl *same_as; /* the asm row this hardware row ran the same code as (its
                                  * capability vector enables none of the algorithm's crypto
                                  * instructions), or NULL */

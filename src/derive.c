@@ -156,8 +156,8 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
      * of columns whose every other row was noisy, and 12 of them were 1.1-2.5x the slowest
      * on the quiet machine (aes-256-ctr 64 B openssl-int: x1.6). A column of one row keeps
      * its x1.0 (nothing to be slower than it). */
-    if (others && !claims)
-        slow->d.noisy = 1;
+    if (others && !claims && !slow->d.noisy)
+        slow->d.noisy = slow->d.unbacked = 1;
     struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {
         struct cell *c = &cells[i];

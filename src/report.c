@@ -124,7 +124,8 @@ static void legend(FILE *out, const struct cell *cells, size_t n)
                      "the host slowed the memory path, or read apart in its two worker processes "
                      "(by more than 3 %% and than their intervals), or the column was measured "
                      "in a turbulent "
-                     "spell (%.0f %% of its rounds retaken); "
+                     "spell (%.0f %% of its rounds retaken), or the row is its column's "
+                     "slowest and no other row's speed-up over it is quiet; "
                      "no speed-up is claimed from them.\n", noisy, STATS_SPELL_PCT);
     retaken(out, cells, n, again > 0);
     if (again) /* why the run took longer, and that the figures shown are (mostly) the second

@@ -42,9 +42,11 @@ const struct cell *scaling_base(const struct cell *cells, size_t n, const struct
     return NULL;
 }
 
+/* Its figure (not its column's comparison: an unbacked slowest row's own figure may be
+ * quiet) never settled. */
 static int noisy(const struct cell *c)
 {
-    return c->d.noisy || c->r.quality == RESULT_NOISY;
+    return (c->d.noisy && !c->d.unbacked) || c->r.quality == RESULT_NOISY;
 }
 
 /* Its workers did not have their CPUs to themselves. */

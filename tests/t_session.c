@@ -135,8 +135,10 @@ static void test_derive_paired(void)
     CHECK(c[2].d.noisy && !c[2].d.best, "unpaired over a noisy reference: noisy, no claim");
     c[1].r.nround = 3; /* now every faster row is noisy: the slowest must not be crowned */
     derive_cells(c, 3);
-    CHECK(!c[0].d.best && !c[1].d.best && !c[2].d.best && c[0].d.speedup == 1.0,
-          "faster rows noisy: no best at all, the reference stays x1.0");
+    CHECK(!c[0].d.best && !c[1].d.best && !c[2].d.best && c[0].d.speedup == 1.0 &&
+              c[0].d.noisy && c[0].d.unbacked,
+          "faster rows noisy: no best at all, the reference x1.0 but unbacked (%d %d)",
+          c[0].d.noisy, c[0].d.unbacked);
 }
 
 /* The paired ratio and the ratio of the figures shown disagree (stats_pair_agrees): the
@@ -312,8 +314,17 @@ static void test_derive_reference(void)
               !c[0].d.best && !c[1].d.best && !c[2].d.best,
           "every other row noisy: the slowest's x1.0 claims nothing, no best (%d %d %d)",
           c[0].d.noisy, c[1].d.noisy, c[2].d.noisy);
+    CHECK(c[0].d.unbacked && !c[1].d.unbacked, "only the slowest is unbacked");
     derive_cells(c, 1);
-    CHECK(!c[0].d.noisy && c[0].d.speedup == 1.0, "alone in its column, quiet: x1.0 stands");
+    CHECK(!c[0].d.noisy && !c[0].d.unbacked && c[0].d.speedup == 1.0,
+          "alone in its column, quiet: x1.0 stands");
+    /* Rows out of the comparison are not rows over it: beside a failed row and one that fell
+     * back, the slowest is as alone as above. */
+    c[1].r.status = RES_WRONG;
+    c[2].r.fallback = 1;
+    derive_cells(c, 3);
+    CHECK(!c[0].d.noisy && !c[0].d.unbacked && c[0].d.speedup == 1.0,
+          "beside a failed row and a fallback: x1.0 stands (%d)", c[0].d.noisy);
 }
 
 static void round_trip(const char *label, void (*edit)(struct selection *))

@@ -536,14 +536,16 @@ static void test_absolute(void)
         CHECK(stats_absolute_quiet(&r) == t[i].want, "absolute: status %d quality %d +-%.1f %%: "
               "%d, not %d", t[i].status, t[i].quality, t[i].ci, !t[i].want, t[i].want);
     }
-    /* the clock beside the last saved run's (STATS_CLOCK_REF_PCT 1.5 %): a quiet, tight cell */
+    /* the clock beside the last saved run's (STATS_CLOCK_REF_PCT 0.75 %): a quiet, tight cell */
     static const struct {
         double clock, ref;
         int want;
     } k[] = {
         { 3000, 0, 1 },    /* no saved run */
         { 0, 3000, 1 },    /* no clock of its own: nothing to judge by */
-        { 3000, 3000, 1 }, { 3000, 2965, 1 }, /* +1.2 % */
+        { 3000, 3000, 1 }, { 3000, 2980, 1 }, /* +0.67 % */
+        { 3000, 3020, 1 }, /* -0.66 % */
+        { 3000, 2965, 0 }, /* +1.2 % */
         { 3000, 2950, 0 }, /* +1.7 % */
         { 3000, 3070, 0 }, /* -2.3 % */
         { 3000, 2930, 0 }, /* +2.4 % */

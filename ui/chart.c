@@ -137,6 +137,11 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~spell");
         return;
     }
+    if (c->d.unbacked) { /* the slowest, and no quiet row stands on its x1.0: its own
+                          * interval may be narrow, so none is shown */
+        ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy");
+        return;
+    }
     if (c->d.noisy) { /* a figure, never a claim: no xN, no star */
         ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM),
                  c->d.speedup_ci_pct > 0 ? c->d.speedup_ci_pct : r->ci_pct);
