@@ -318,6 +318,11 @@ static void test_derive_reference(void)
     derive_cells(c, 1);
     CHECK(!c[0].d.noisy && !c[0].d.unbacked && c[0].d.speedup == 1.0,
           "alone in its column, quiet: x1.0 stands");
+    c[0].r.quality = RESULT_NOISY;
+    derive_cells(c, 1);
+    CHECK(c[0].d.noisy && !c[0].d.unbacked && !c[0].d.best,
+          "alone in its column, its figure noisy: noisy, not best (%d)", c[0].d.noisy);
+    c[0].r.quality = RESULT_QUIET;
     /* Rows out of the comparison are not rows over it: beside a failed row and one that fell
      * back, the slowest is as alone as above. */
     c[1].r.status = RES_WRONG;
