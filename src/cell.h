@@ -27,8 +27,9 @@ struct cell_derived {
                        * than +-5 % (unpaired: the figure's own), or the column's slowest
                        * with no quiet row over it (unbacked). A figure, never a claim:
                        * no xN shown, never best */
-    int unbacked;     /* the column's slowest, noisy only because no other row's ratio to it is
-                       * quiet: its own figure may be quiet, its x1.0 ("the slowest") is not */
+    int unbacked;     /* the column's slowest, its own figure quiet, noisy only because no
+                       * other row's ratio to it is quiet: its x1.0 ("the slowest") claims
+                       * nothing */
     int spell;        /* the column was measured in a turbulent spell (stats_spell: a quarter
                        * of its rounds retaken, all its cells together): noisy, as above (the
                        * slowest too, once no other row is quiet: unbacked) */

@@ -42,11 +42,12 @@ const struct cell *scaling_base(const struct cell *cells, size_t n, const struct
     return NULL;
 }
 
-/* Its figure (not its column's comparison: an unbacked slowest row's own figure may be
- * quiet) never settled. */
+/* Its figure never settled, or was taken in a turbulent spell. Not its column's comparison
+ * (d.noisy): the scaling sets the figure beside its own 1-thread figure, not beside the
+ * column's slowest, whose rounds or noise say nothing of it. */
 static int noisy(const struct cell *c)
 {
-    return (c->d.noisy && !c->d.unbacked) || c->r.quality == RESULT_NOISY;
+    return c->r.quality == RESULT_NOISY || c->d.spell;
 }
 
 /* Its workers did not have their CPUs to themselves. */

@@ -446,7 +446,7 @@ static void test_last_run(const char *dir)
           ((!moved && !off) || (strstr(out, "this.csv") && j &&
                                 strstr(j, "\"absolute\": \"noisy\""))),
           "at %.0f MHz beside %.0f, %.3f MB/s beside %.3f: said under the table with the run's "
-          "file, the absolute figure not claimed, exactly when the clock moved more than %.1f %% "
+          "file, the absolute figure not claimed, exactly when the clock moved more than %.2f %% "
           "or the figure more than %.0f %%: %s", a, b, now, last, STATS_CLOCK_REF_PCT,
           STATS_ABSOLUTE_REPEAT_PCT, out);
     free(j);

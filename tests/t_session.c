@@ -136,8 +136,9 @@ static void test_derive_paired(void)
     c[1].r.nround = 3; /* now every faster row is noisy: the slowest must not be crowned */
     derive_cells(c, 3);
     CHECK(!c[0].d.best && !c[1].d.best && !c[2].d.best && c[0].d.speedup == 1.0 &&
-              c[0].d.noisy && c[0].d.unbacked,
-          "faster rows noisy: no best at all, the reference x1.0 but unbacked (%d %d)",
+              c[0].d.noisy && !c[0].d.unbacked && c[0].r.quality == RESULT_NOISY,
+          "faster rows noisy: no best at all, the reference x1.0 noisy by its own figure, "
+          "not unbacked (%d %d)",
           c[0].d.noisy, c[0].d.unbacked);
 }
 
@@ -289,6 +290,12 @@ static void test_derive_spell(void)
               c[1].d.noisy && !c[1].d.best && !c[0].d.best,
           "8 of 25 rounds retaken (32 %%): openssl noisy, no best, the reference's x1.0 "
           "noisy too (no quiet row stands on it)");
+    c[0].r.rounds = 7;
+    c[0].r.disturbed = 3;
+    derive_cells(c, 1);
+    CHECK(c[0].d.spell && c[0].d.noisy && !c[0].d.unbacked,
+          "alone in its column, 3 of 10 rounds retaken: in a spell, noisy (%d %d)", c[0].d.spell,
+          c[0].d.noisy);
 }
 
 /* The slowest row's x1.0 says "the slowest": it is a claim while another row's quiet ratio

@@ -163,16 +163,18 @@ static void test_scaling(void)
     CHECK(!sc.scales && sc.noisy && strstr(sc.reason, "1-thread figure never settled"),
           "a noisy 1-thread figure: no claim even at 99.5 %%: %s", sc.reason);
     c[0].r.quality = RESULT_QUIET;
-    /* The 1-thread row, slowest of its column with no quiet row over it: its x1.0 is no
-     * claim, its figure still is one (derive.c, unbacked). */
+    /* Its column's comparison noisy (the slowest with no quiet row over it, or a row over a
+     * noisy slowest), its own figure quiet: the scaling stands on the figures (derive.c). */
     c[0].d.noisy = c[0].d.unbacked = 1;
+    c[1].d.noisy = 1;
     scaling_of(c, 2, &c[1], &env, &sc);
-    CHECK(sc.scales && !sc.noisy, "an unbacked slowest 1-thread row: its figure still counts "
+    CHECK(sc.scales && !sc.noisy, "comparisons noisy, figures quiet: the scaling stands "
           "(scales %d, noisy %d)", sc.scales, sc.noisy);
-    c[0].d.unbacked = 0;
+    c[0].d.noisy = c[0].d.unbacked = c[1].d.noisy = 0;
+    c[0].d.spell = 1;
     scaling_of(c, 2, &c[1], &env, &sc);
-    CHECK(!sc.scales && sc.noisy, "a noisy comparison otherwise: no claim");
-    c[0].d.noisy = 0;
+    CHECK(!sc.scales && sc.noisy, "the 1-thread figure taken in a turbulent spell: no claim");
+    c[0].d.spell = 0;
     env.cores = 1;
     c[1].r.mb_per_s = 120;
     scaling_of(c, 2, &c[1], &env, &sc);

@@ -137,14 +137,14 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
         ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~spell");
         return;
     }
-    if (c->d.unbacked) { /* the slowest, and no quiet row stands on its x1.0: its own
-                          * interval may be narrow, so none is shown */
-        ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy");
-        return;
-    }
-    if (c->d.noisy) { /* a figure, never a claim: no xN, no star */
-        ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM),
-                 c->d.speedup_ci_pct > 0 ? c->d.speedup_ci_pct : r->ci_pct);
+    if (c->d.noisy) { /* a figure, never a claim: no xN, no star; the interval where it is
+                       * why (noisy for rounds retaken, beside busy programs, or a slowest row
+                       * no quiet row stands on, it may be narrow: then it would mislead) */
+        double pm = c->d.speedup_ci_pct > 0 ? c->d.speedup_ci_pct : r->ci_pct;
+        if (pm > STATS_NOISY_CI_PCT && !c->d.unbacked)
+            ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM), pm);
+        else
+            ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy");
         return;
     }
     if (c->d.speedup > 0) /* over the slowest of the same algorithm, size and direction */
@@ -200,6 +200,7 @@ void chart_details(int y, int w, const struct cell *c)
                          : c->d.tie ? ", tie for best" : c->d.best ? ", best"
                          : c->d.spell && c->d.noisy
                              ? ", noisy: its column was measured in a turbulent spell"
+                         : c->d.unbacked ? ", noisy: the slowest, no quiet row over it"
                          : c->d.noisy ? ", noisy: no claim" : "";
         if (r->fallback) { /* what the figure really is comes first */
             ui_textf(y, 1, w - 2, ui_attr(ROLE_WARN), "%s: %s %s fallback: %s", head,

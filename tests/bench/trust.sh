@@ -12,6 +12,7 @@
 # TRUST_KEEP=DIR keeps the runs' CSVs there (z.csv run 0, a.csv, b.csv quiet, c.csv loaded,
 # t.csv -t N); TRUST_JUDGE=DIR judges such a folder again without running anything.
 set -u
+case "${TRUST_JUDGE:-}" in /* | "") ;; *) TRUST_JUDGE=$(pwd)/$TRUST_JUDGE ;; esac # before the cd
 cd "$(dirname "$0")/../.." || exit 2
 [ -n "${TRUST_JUDGE:-}" ] || make --no-print-directory accelscope >/dev/null || exit 2
 work=$(mktemp -d)
