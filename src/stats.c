@@ -496,7 +496,7 @@ int stats_absolute_quiet(const struct result *r)
     return r->status == RES_OK && r->quality == RESULT_QUIET && r->ci_hi > 0 &&
            r->ci_pct <= STATS_ABSOLUTE_CI_PCT &&
            fabs(stats_clock_ref_pct(r)) <= STATS_CLOCK_REF_PCT &&
-           fabs(stats_last_pct(r)) <= STATS_ABSOLUTE_REPEAT_PCT;
+           fabs(stats_last_pct(r)) <= STATS_ABSOLUTE_KEPT_PCT;
 }
 
 int stats_rounds_trusted(const struct result *r)

@@ -143,7 +143,7 @@ static void test_md_json_csv(void)
     c[0].r.clock_mhz = 3000, c[0].r.clock_ref_mhz = 3015;
     c[3].r.quality = RESULT_QUIET, c[3].r.ci_pct = 1.0, c[3].r.ci_hi = c[3].r.mb_per_s * 1.01;
     c[3].r.clock_mhz = 3000, c[3].r.clock_ref_mhz = 3100;
-    /* beside the last saved run's claimed figure (STATS_ABSOLUTE_REPEAT_PCT 3 %): the first
+    /* beside the last saved run's claimed figure (STATS_ABSOLUTE_KEPT_PCT 1.5 %): the first
      * 1 % under it, still quiet; the fifth (400 MB/s), quiet and tight, 4.8 % under 420 */
     c[0].r.last_mb_per_s = 101;
     c[4].r.quality = RESULT_QUIET, c[4].r.ci_pct = 1.0, c[4].r.ci_hi = c[4].r.mb_per_s * 1.01;
@@ -198,9 +198,9 @@ static void test_md_json_csv(void)
               lines_ending(csv, ",noisy,,,,\n") == 2 && lines_ending(csv, ",noisy,,3100,,\n") == 1 &&
               lines_ending(csv, ",noisy,,,420.000,\n") == 1,
           "CSV: absolute quiet only for a quiet cell within +-%.1f %% whose clock stayed within "
-          "%.2f %% of the last saved run's and whose MB/s within %.0f %% of its claimed figure "
+          "%.2f %% of the last saved run's and whose MB/s within %.1f %% of its claimed figure "
           "(%d quiet, %d noisy, %d clock moved, %d figure moved)",
-          STATS_ABSOLUTE_CI_PCT, STATS_CLOCK_REF_PCT, STATS_ABSOLUTE_REPEAT_PCT,
+          STATS_ABSOLUTE_CI_PCT, STATS_CLOCK_REF_PCT, STATS_ABSOLUTE_KEPT_PCT,
           csv ? lines_ending(csv, ",quiet,-3.50,3015,101.000,\n") : -1,
           csv ? lines_ending(csv, ",noisy,,,,\n") : -1,
           csv ? lines_ending(csv, ",noisy,,3100,,\n") : -1,
