@@ -25,7 +25,8 @@ struct cell_derived {
                        * ratio's interval holds 1 (or, unpaired, the intervals overlap) */
     int noisy;        /* verified, but the comparison is not: the speed-up's interval is wider
                        * than +-5 % (unpaired: the figure's own), or the column's slowest
-                       * with no quiet row over it (unbacked). A figure, never a claim:
+                       * with no quiet row over it (unbacked where its own figure is quiet).
+                       * A figure, never a claim:
                        * no xN shown, never best */
     int unbacked;     /* the column's slowest, its own figure quiet, noisy only because no
                        * other row's ratio to it is quiet: its x1.0 ("the slowest") claims

@@ -9,7 +9,7 @@
  * each other still moved 3-6 % between runs. A run cannot know the next one's clock or speed,
  * but it can know the last one's: every run is saved (store.h). A cell whose clock differs
  * from that run's by more than STATS_CLOCK_REF_PCT, or whose MB/s differs by more than
- * STATS_ABSOLUTE_REPEAT_PCT from a figure that run's interval let it claim, no longer claims
+ * STATS_ABSOLUTE_KEPT_PCT from a figure that run's interval let it claim, no longer claims
  * that its MB/s repeats (CSV `absolute`: noisy, stats_absolute_quiet); its comparisons
  * (paired rounds, one clock) stand. */
 #ifndef ACCELSCOPE_LASTRUN_H

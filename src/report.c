@@ -180,6 +180,8 @@ void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun
             o->off_hi = o->off > 1 ? fmax(o->off_hi, fabs(last)) : fabs(last);
             o->off_same_clock += r->clock_mhz > 0 && r->clock_ref_mhz > 0 && !moved;
             o->off_faster += last > 0;
+        } else if (claimed && fabs(last) > STATS_ABSOLUTE_KEPT_PCT) {
+            o->near++;
         }
         if (!r->clock_ref_mhz || !r->clock_mhz)
             continue;
@@ -209,7 +211,15 @@ size_t report_lastrun(FILE *out, const struct cell *cells, size_t n, const char 
                      "claim nothing of the kind (CSV absolute: noisy); their speed-ups stand.\n",
                 k.off, k.claimed, k.off_lo, k.off_hi, k.off_faster, k.off - k.off_faster,
                 k.off_same_clock, ref_path, STATS_ABSOLUTE_REPEAT_PCT);
-    return k.moved + k.off;
+    if (k.near)
+        fprintf(out, "Near: %zu of %zu cells are within %.0f %% of the figures the last saved run "
+                     "(%s) claimed, but more than %.1f %% off them: that claim held, yet they do "
+                     "not make it again (CSV absolute: noisy), since two runs each within %.1f %% "
+                     "of one reference are within %.0f %% of each other; their speed-ups "
+                     "stand.\n",
+                k.near, k.claimed, STATS_ABSOLUTE_REPEAT_PCT, ref_path, STATS_ABSOLUTE_KEPT_PCT,
+                STATS_ABSOLUTE_KEPT_PCT, STATS_ABSOLUTE_REPEAT_PCT);
+    return k.moved + k.off + k.near;
 }
 
 void report_table(FILE *out, const struct cell *cells, size_t n)

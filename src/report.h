@@ -34,12 +34,16 @@ struct report_lastrun {
     size_t off_same_clock;   /* of those, both clocks known and within STATS_CLOCK_REF_PCT */
     size_t off_faster;       /* of those, faster now */
     double off_lo, off_hi;   /* the off ones' least and most distance, % (unsigned) */
+    size_t near;             /* of the claimed, within STATS_ABSOLUTE_REPEAT_PCT of it but more
+                              * than STATS_ABSOLUTE_KEPT_PCT: that promise kept, this figure
+                              * does not make it again */
 };
 void report_lastrun_of(const struct cell *cells, size_t n, struct report_lastrun *out);
-/* Where any cell's clock moved, or its figure did not repeat the last run's claim: how many
- * and by how much, and that their MB/s are not claimed to repeat while their speed-ups stand;
- * ref_path names the saved run. Nothing when neither happened. Returns the findings: cells
- * moved plus cells off (a cell may be both). */
+/* Where any cell's clock moved, or its figure did not repeat the last run's claim, or
+ * repeated it too loosely to claim again: how many and by how much, and that their MB/s are
+ * not claimed to repeat while their speed-ups stand; ref_path names the saved run. Nothing
+ * when none happened. Returns the findings: cells moved plus cells off plus cells near (a
+ * cell may be moved and off or near). */
 size_t report_lastrun(FILE *out, const struct cell *cells, size_t n, const char *ref_path);
 
 /* "16 B", "1 KiB", "16 MiB": the size as people read it. */

@@ -111,9 +111,14 @@ static void reason(const struct scaling *sc, const struct scaling_env *env, char
     else if (c->r.overlap_pct > 0 && c->r.overlap_pct < STATS_OVERLAP_MIN_PCT)
         snprintf(why, n, "noisy: the %d workers' windows overlapped only %.0f %%", c->threads,
                  c->r.overlap_pct);
-    else if (sc->noisy)
-        snprintf(why, n, "noisy: the %s figure never settled (~)",
-                 noisy(c) && noisy(b) ? "1-thread and the N-thread" : noisy(c) ? "N-thread" : "1-thread");
+    else if (sc->noisy) {
+        const char *which = noisy(c) && noisy(b) ? "1-thread and the N-thread"
+                          : noisy(c) ? "N-thread" : "1-thread";
+        int settled = (!noisy(c) || c->r.quality != RESULT_NOISY) &&
+                      (!noisy(b) || b->r.quality != RESULT_NOISY);
+        snprintf(why, n, settled ? "noisy: the %s figure was taken in a turbulent spell (~)"
+                                 : "noisy: the %s figure never settled (~)", which);
+    }
     else if ((unit = shared_unit(c, env)))
         snprintf(why, n, "shared unit: %s", unit);
     else

@@ -78,7 +78,7 @@ void session_set_listener(struct session *s, session_listener fn, void *arg);
 /* The machine's last saved run (lastrun.h), which the session owns from here (NULL: none; a
  * former one is freed): each cell finished from now on is set beside it (result.clock_ref_mhz,
  * last_mb_per_s), and an absolute figure whose clock or MB/s moved from it by more than
- * STATS_CLOCK_REF_PCT or STATS_ABSOLUTE_REPEAT_PCT is not claimed to repeat. */
+ * STATS_CLOCK_REF_PCT or STATS_ABSOLUTE_KEPT_PCT is not claimed to repeat. */
 void session_set_lastrun(struct session *s, struct lastrun *ref);
 const struct lastrun *session_lastrun(const struct session *s);
 

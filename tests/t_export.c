@@ -285,6 +285,7 @@ static void test_report_lastrun(void)
         { 3000, 3000, +1.0 },  /* within */
         { 3300, 3000, 0 },     /* clock moved +10 %, no figure to compare */
         { 3000, 0, 0 },        /* nothing to compare */
+        { 3000, 3000, -2.0 },  /* near: within 3 %, beyond 1.5 % */
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         struct result *r = &c[i].r;
@@ -293,28 +294,30 @@ static void test_report_lastrun(void)
     }
     struct report_lastrun o;
     report_lastrun_of(c, n, &o);
-    CHECK(o.claimed == 4 && o.off == 3 && o.off_faster == 2 && o.off_same_clock == 1 &&
-              fabs(o.off_lo - 3.5) < 1e-9 && fabs(o.off_hi - 5.0) < 1e-9,
-          "figures: 4 with a claim, 3 off (2 faster, 1 at the same clock), 3.5..5.0 %%: %zu, %zu "
-          "(%zu, %zu), %.2f..%.2f", o.claimed, o.off, o.off_faster, o.off_same_clock, o.off_lo,
-          o.off_hi);
-    CHECK(o.known == 4 && o.moved == 2 && fabs(o.lo_pct + 100.0 / 31) < 1e-9 &&
+    CHECK(o.claimed == 5 && o.off == 3 && o.off_faster == 2 && o.off_same_clock == 1 &&
+              fabs(o.off_lo - 3.5) < 1e-9 && fabs(o.off_hi - 5.0) < 1e-9 && o.near == 1,
+          "figures: 5 with a claim, 3 off (2 faster, 1 at the same clock), 3.5..5.0 %%, 1 near: "
+          "%zu, %zu (%zu, %zu), %.2f..%.2f, %zu", o.claimed, o.off, o.off_faster,
+          o.off_same_clock, o.off_lo, o.off_hi, o.near);
+    CHECK(o.known == 5 && o.moved == 2 && fabs(o.lo_pct + 100.0 / 31) < 1e-9 &&
               fabs(o.hi_pct - 10) < 1e-9 && o.lo_mhz == 3000 && o.hi_mhz == 3300,
-          "clocks: 4 known, 2 moved (-3.2, +10 %%), this run 3000..3300 MHz: %zu, %zu (%.2f, "
+          "clocks: 5 known, 2 moved (-3.2, +10 %%), this run 3000..3300 MHz: %zu, %zu (%.2f, "
           "%.2f), %.0f..%.0f", o.known, o.moved, o.lo_pct, o.hi_pct, o.lo_mhz, o.hi_mhz);
     FILE *t = tmpfile();
     char text[4096] = "";
     if (t) {
-        CHECK(report_lastrun(t, c, n, "last.csv") == 5, "5 cells concerned");
+        CHECK(report_lastrun(t, c, n, "last.csv") == 6, "6 cells concerned");
         rewind(t);
         size_t got = fread(text, 1, sizeof text - 1, t);
         text[got] = 0;
         fclose(t);
     }
-    CHECK(strstr(text, "Clock: 2 of 4 cells ran at a core clock -3.2..+10.0 % off the last saved "
+    CHECK(strstr(text, "Clock: 2 of 5 cells ran at a core clock -3.2..+10.0 % off the last saved "
                        "run's (last.csv; this run 3000..3300 MHz)") &&
-              strstr(text, "Repeat: 3 of 4 cells differ by 3.5..5.0 % (2 faster, 1 slower; 1 at "
-                           "the same clock) from the figures the last saved run (last.csv)"),
+              strstr(text, "Repeat: 3 of 5 cells differ by 3.5..5.0 % (2 faster, 1 slower; 1 at "
+                           "the same clock) from the figures the last saved run (last.csv)") &&
+              strstr(text, "Near: 1 of 5 cells are within 3 % of the figures the last saved run "
+                           "(last.csv) claimed, but more than 1.5 % off them"),
           "the lines say it: %s", text);
     for (size_t i = 0; i < n; i++)
         c[i].r.clock_ref_mhz = c[i].r.last_mb_per_s = 0;

@@ -173,7 +173,8 @@ static void test_scaling(void)
     c[0].d.noisy = c[0].d.unbacked = c[1].d.noisy = 0;
     c[0].d.spell = 1;
     scaling_of(c, 2, &c[1], &env, &sc);
-    CHECK(!sc.scales && sc.noisy, "the 1-thread figure taken in a turbulent spell: no claim");
+    CHECK(!sc.scales && sc.noisy && strstr(sc.reason, "1-thread figure was taken in a turbulent"),
+          "the 1-thread figure taken in a turbulent spell: no claim, and why: %s", sc.reason);
     c[0].d.spell = 0;
     env.cores = 1;
     c[1].r.mb_per_s = 120;

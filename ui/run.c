@@ -165,6 +165,12 @@ static void lastrun_status(void)
                  k.off_lo, k.off_hi);
         ui_set_status(ui.status_err, "%s", said);
     }
+    if (k.near) {
+        snprintf(said, sizeof said, "%s %s %zu of %zu figures %.1f..%.0f %% off the last saved "
+                 "run's: not claimed again", ui.status, ui_glyph(G_DOT), k.near, k.claimed,
+                 STATS_ABSOLUTE_KEPT_PCT, STATS_ABSOLUTE_REPEAT_PCT);
+        ui_set_status(ui.status_err, "%s", said);
+    }
 }
 
 void run_event(enum session_event ev)
