@@ -32,8 +32,8 @@ struct cell_derived {
                        * other row's ratio to it is quiet: its x1.0 ("the slowest") claims
                        * nothing */
     int spell;        /* the column was measured in a turbulent spell (stats_spell: a quarter
-                       * of its rounds retaken, all its cells together): noisy, as above (the
-                       * slowest too, once no other row is quiet: unbacked) */
+                       * of its rounds retaken, all its cells together): noisy, as above, its
+                       * slowest row too */
     const struct impl *same_as; /* the asm row this hardware row ran the same code as (its
                                  * capability vector enables none of the algorithm's crypto
                                  * instructions), or NULL */

@@ -144,7 +144,7 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
             continue;
         speedup(c, slow);
         c->d.spell = spell;
-        c->d.noisy |= spell && c != slow; /* the reference's x1.0 claims nothing */
+        c->d.noisy |= spell; /* every row of the column, its slowest too */
         if (c != slow) {
             others++;
             claims += !c->d.noisy;
@@ -157,13 +157,12 @@ static void derive_column(struct cell *cells, size_t n, size_t c0)
      * on the quiet machine (aes-256-ctr 64 B openssl-int: x1.6). A column of one row keeps
      * its x1.0 (nothing to be slower than it) unless its figure is noisy: with nothing to
      * pair with, the figure's own interval is its comparison's, as speedup() has it for an
-     * unpaired row (idea-cbc under two busy loops read x1.0 quiet beside quality noisy), or
-     * it was measured in a spell, as any column of more rows. */
+     * unpaired row (idea-cbc under two busy loops read x1.0 quiet beside quality noisy). */
     if (others && !claims && !slow->d.noisy) {
         slow->d.noisy = 1;
         slow->d.unbacked = slow->r.quality != RESULT_NOISY; /* else its figure says it */
     }
-    if (!others && (slow->r.quality == RESULT_NOISY || spell))
+    if (!others && slow->r.quality == RESULT_NOISY)
         slow->d.noisy = 1;
     struct cell *best = NULL;
     for (size_t i = c0; i < n; i++) {

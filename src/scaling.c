@@ -42,12 +42,17 @@ const struct cell *scaling_base(const struct cell *cells, size_t n, const struct
     return NULL;
 }
 
+static int unsettled(const struct cell *c)
+{
+    return c->r.quality == RESULT_NOISY;
+}
+
 /* Its figure never settled, or was taken in a turbulent spell. Not its column's comparison
  * (d.noisy): the scaling sets the figure beside its own 1-thread figure, not beside the
  * column's slowest, whose rounds or noise say nothing of it. */
 static int noisy(const struct cell *c)
 {
-    return c->r.quality == RESULT_NOISY || c->d.spell;
+    return unsettled(c) || c->d.spell;
 }
 
 /* Its workers did not have their CPUs to themselves. */
@@ -114,10 +119,8 @@ static void reason(const struct scaling *sc, const struct scaling_env *env, char
     else if (sc->noisy) {
         const char *which = noisy(c) && noisy(b) ? "1-thread and the N-thread"
                           : noisy(c) ? "N-thread" : "1-thread";
-        int settled = (!noisy(c) || c->r.quality != RESULT_NOISY) &&
-                      (!noisy(b) || b->r.quality != RESULT_NOISY);
-        snprintf(why, n, settled ? "noisy: the %s figure was taken in a turbulent spell (~)"
-                                 : "noisy: the %s figure never settled (~)", which);
+        snprintf(why, n, unsettled(c) || unsettled(b) ? "noisy: the %s figure never settled (~)"
+                         : "noisy: the %s figure was taken in a turbulent spell (~)", which);
     }
     else if ((unit = shared_unit(c, env)))
         snprintf(why, n, "shared unit: %s", unit);

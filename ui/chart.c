@@ -141,7 +141,7 @@ void chart_cell_row(int y, int x, int w, const struct chart_row *row, int select
                        * why (noisy for rounds retaken, beside busy programs, or a slowest row
                        * no quiet row stands on, it may be narrow: then it would mislead) */
         double pm = c->d.speedup_ci_pct > 0 ? c->d.speedup_ci_pct : r->ci_pct;
-        if (pm > STATS_NOISY_CI_PCT && !c->d.unbacked)
+        if (pm > STATS_NOISY_CI_PCT) /* never so for an unbacked row: its figure is quiet */
             ui_textf(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy %s%.0f%%", ui_glyph(G_PM), pm);
         else
             ui_text(y, vx + 10, 12, ui_attr(ROLE_WARN), "~noisy");
