@@ -630,6 +630,21 @@ void silicon_merge(const struct silicon *l)
     gcm_model(14, SILICON_BEST, &lim.gcm256);
 }
 
+int silicon_confirmed_best(const double *v, int n, double tol_pct)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0) || (best >= 0 && v[i] <= v[best]))
+            continue;
+        for (int j = 0; j < n; j++)
+            if (j != i && v[j] > 0 && v[j] >= v[i] * (1 - tol_pct / 100)) {
+                best = i;
+                break;
+            }
+    }
+    return best;
+}
+
 int silicon_measure_tries(int n)
 {
     int rc = silicon_measure();

@@ -174,6 +174,16 @@ int silicon_measure_again(struct silicon *this_try);
  * held, nothing when l failed. */
 void silicon_merge(const struct silicon *l);
 
+/* Of n figures (one per try; higher is faster, <= 0 for a try without one), the index of the
+ * highest that another try confirms: reaches, or comes within tol_pct of (so of two, the lower
+ * is always confirmed); -1 when fewer than two tries have a figure. A throughput in
+ * core cycles is the ratio of two loops timed apart (silicon.c core_per_insn), so a try can
+ * read faster than the silicon: on the Zen 4 VM (family 0x19) one try of 31 read every AES
+ * instruction's throughput some 1.55x faster than the unit allows (VAESENC ymm 2 a cycle),
+ * its CTR ceiling 36547 MB/s against 23676 in the others, and a bench that judged against
+ * the highest try showed every AES kernel 35 % further from the silicon than it was. */
+int silicon_confirmed_best(const double *v, int n, double tol_pct);
+
 /* How many measurements the product's ceilings merge (the TUI's and run's, info --limits):
  * one alone, taken in a slow spell, read the zmm AES-128-GCM ceiling 15 % low on the Zen 5
  * VM, which shows every kernel that much nearer the silicon; each more costs ~0.25 s. */

@@ -433,6 +433,37 @@ static void check_merge(void)
           l->core_mhz, l->tsc_mhz);
 }
 
+/* silicon_confirmed_best: the highest figure that a second try reaches, or comes within
+ * tol_pct of. The first case is the Zen 4 VM's: one try's CTR ceiling 36547 MB/s, the others
+ * 23500-23676. */
+static void check_confirmed(void)
+{
+    static const struct {
+        double v[5];
+        int n;
+        double tol;
+        int want;
+        const char *what;
+    } cases[] = {
+        { { 36547, 23676, 23675, 23500 }, 4, 2, 1, "a lone outlier above: the next, confirmed" },
+        { { 23500, 36547, 23675, 23676 }, 4, 2, 3, "the same in another order" },
+        { { 100 }, 1, 2, -1, "one try alone confirms nothing" },
+        { { 100, 90 }, 2, 2, 1, "two 10 % apart at 2 %: the lower, which the higher reaches" },
+        { { 100, 90 }, 2, 15, 0, "two 10 % apart at 15 %" },
+        { { 100, 98.1 }, 2, 2, 0, "1.9 % apart at 2 %" },
+        { { 100, 97.9 }, 2, 2, 1, "2.1 % apart at 2 %: the lower" },
+        { { 0, -1, 50, 49.5 }, 4, 2, 2, "failed tries (0, -1) are skipped" },
+        { { 100, 0, 0 }, 3, 2, -1, "a failed try does not confirm" },
+        { { 100, 100 }, 2, 0, 0, "a tie: the first" },
+        { { 150, 149, 100, 99 }, 4, 2, 0, "two tries that agree stand, however high" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = silicon_confirmed_best(cases[i].v, cases[i].n, cases[i].tol);
+        CHECK(got == cases[i].want, "confirmed best, %s: index %d (want %d)", cases[i].what, got,
+              cases[i].want);
+    }
+}
+
 /* The model against figures worked out by hand from injected instruction timings (core
  * 3000 MHz), not from the model's own formula: a changed round count, a latency taken for a
  * throughput, a wrong min() or width shows here on any machine, with or without the
@@ -623,6 +654,7 @@ int main(int argc, char **argv)
     if (rc != 0) {
         check_injected();
         check_merge();
+        check_confirmed();
         return check_done();
     }
     /* its duration is a speed figure: shown, judged by no test (tests/bench/) */
@@ -649,5 +681,6 @@ int main(int argc, char **argv)
     check_again(l);
     check_injected(); /* last: it replaces the measured figures */
     check_merge();
+    check_confirmed();
     return check_done();
 }
