@@ -1,7 +1,9 @@
 /* The silicon's limits: latency and reciprocal throughput of the crypto instructions, from
  * microbenchmarks (asm/x86_64/ubench.S), in TSC cycles and in core cycles (the core clock
  * estimated with a chain of dependent adds, as libgcrypt's bench-slope --cpu-mhz auto; this
- * kind of VM has no PMU), the memcpy bandwidth, and from them a speed ceiling per algorithm.
+ * kind of VM has no PMU; never fewer than the fastest run took at the fastest clock the adds
+ * showed, as a host can slow the adds alone: silicon.c core_per_insn), the memcpy bandwidth,
+ * and from them a speed ceiling per algorithm.
  *
  * Ceiling model (MB/s = 10^6 bytes/s; core cycles at the measured core clock):
  *   CBC encrypt  16 B per rounds x AESENC latency (one dependency chain)
@@ -174,16 +176,6 @@ int silicon_measure_again(struct silicon *this_try);
  * held, nothing when l failed. */
 void silicon_merge(const struct silicon *l);
 
-/* Of n figures (one per try; higher is faster, <= 0 for a try without one), the index of the
- * highest that another try confirms: reaches, or comes within tol_pct of (so of two, the lower
- * is always confirmed); -1 when fewer than two tries have a figure. A throughput in
- * core cycles is the ratio of two loops timed apart (silicon.c core_per_insn), so a try can
- * read faster than the silicon: on the Zen 4 VM (family 0x19) one try of 31 read every AES
- * instruction's throughput some 1.55x faster than the unit allows (VAESENC ymm 2 a cycle),
- * its CTR ceiling 36547 MB/s against 23676 in the others, and a bench that judged against
- * the highest try showed every AES kernel 35 % further from the silicon than it was. */
-int silicon_confirmed_best(const double *v, int n, double tol_pct);
-
 /* How many measurements the product's ceilings merge (the TUI's and run's, info --limits):
  * one alone, taken in a slow spell, read the zmm AES-128-GCM ceiling 15 % low on the Zen 5
  * VM, which shows every kernel that much nearer the silicon; each more costs ~0.25 s. */
@@ -192,6 +184,11 @@ int silicon_confirmed_best(const double *v, int n, double tol_pct);
 /* silicon_measure(), then silicon_measure_again() until n tries were made; 0 when the
  * figures held are measured (as silicon_measure). */
 int silicon_measure_tries(int n);
+
+/* Tests only: every dependent-add sample taken from now on reads factor times its time, as
+ * a host that slows the integer adds and not the vector units (silicon.c core_per_insn);
+ * 1 undoes it. */
+void silicon_test_slow_adds(double factor);
 
 /* The table as "key: value" lines, for `info`. */
 void silicon_describe(FILE *out);

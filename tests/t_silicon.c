@@ -378,6 +378,28 @@ static void check_again(const struct silicon *l)
     }
 }
 
+/* A try whose dependent adds read 1.55x slow and nothing else (silicon_test_slow_adds), as
+ * the Zen 4 VM's host did for minutes: no figure may read more than 10 % faster than the
+ * figures held (each the fastest of two tries, check_again; tries spread a few %). Without
+ * the floor in core_per_insn every figure reads ~0.65x (AESENC 0.32 cycles). */
+static void check_slow_adds(void)
+{
+    static struct silicon held, slow;
+    held = *silicon_get();
+    silicon_test_slow_adds(1.55);
+    int rc = silicon_measure_again(&slow);
+    silicon_test_slow_adds(1);
+    CHECK(rc == 0, "a try with the adds slowed: %s", slow.why);
+    for (int i = 0; i < SIL_COUNT && rc == 0; i++) {
+        const struct silicon_insn_result *a = &held.insn[i], *b = &slow.insn[i];
+        if (!a->ok || !b->ok)
+            continue;
+        CHECK(b->tp_core >= 0.9 * a->tp_core && b->lat_core >= 0.9 * a->lat_core,
+              "%s with the adds 1.55x slow: throughput %.3f cycles (held %.3f), latency %.3f "
+              "(%.3f)", a->name, b->tp_core, a->tp_core, b->lat_core, a->lat_core);
+    }
+}
+
 /* silicon_merge keeps the fastest of two tries figure by figure, worked out by hand: try A
  * (core 3000 MHz) AESENC latency 4, throughput 1; PCLMULQDQ 6, 4; their mix s = 1. Try B
  * (core 2900) AESENC latency 5 (slower: A's 4 stays), throughput 0.5 (faster: taken); the mix
@@ -431,37 +453,6 @@ static void check_merge(void)
     silicon_merge(&c);
     CHECK(l->core_mhz == 3100 && l->tsc_mhz == 2100, "a higher clock and its TSC: %.0f, %.0f",
           l->core_mhz, l->tsc_mhz);
-}
-
-/* silicon_confirmed_best: the highest figure that a second try reaches, or comes within
- * tol_pct of. The first case is the Zen 4 VM's: one try's CTR ceiling 36547 MB/s, the others
- * 23500-23676. */
-static void check_confirmed(void)
-{
-    static const struct {
-        double v[5];
-        int n;
-        double tol;
-        int want;
-        const char *what;
-    } cases[] = {
-        { { 36547, 23676, 23675, 23500 }, 4, 2, 1, "a lone outlier above: the next, confirmed" },
-        { { 23500, 36547, 23675, 23676 }, 4, 2, 3, "the same in another order" },
-        { { 100 }, 1, 2, -1, "one try alone confirms nothing" },
-        { { 100, 90 }, 2, 2, 1, "two 10 % apart at 2 %: the lower, which the higher reaches" },
-        { { 100, 90 }, 2, 15, 0, "two 10 % apart at 15 %" },
-        { { 100, 98.1 }, 2, 2, 0, "1.9 % apart at 2 %" },
-        { { 100, 97.9 }, 2, 2, 1, "2.1 % apart at 2 %: the lower" },
-        { { 0, -1, 50, 49.5 }, 4, 2, 2, "failed tries (0, -1) are skipped" },
-        { { 100, 0, 0 }, 3, 2, -1, "a failed try does not confirm" },
-        { { 100, 100 }, 2, 0, 0, "a tie: the first" },
-        { { 150, 149, 100, 99 }, 4, 2, 0, "two tries that agree stand, however high" },
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int got = silicon_confirmed_best(cases[i].v, cases[i].n, cases[i].tol);
-        CHECK(got == cases[i].want, "confirmed best, %s: index %d (want %d)", cases[i].what, got,
-              cases[i].want);
-    }
 }
 
 /* The model against figures worked out by hand from injected instruction timings (core
@@ -654,7 +645,6 @@ int main(int argc, char **argv)
     if (rc != 0) {
         check_injected();
         check_merge();
-        check_confirmed();
         return check_done();
     }
     /* its duration is a speed figure: shown, judged by no test (tests/bench/) */
@@ -679,8 +669,8 @@ int main(int argc, char **argv)
     check_reality(l);
 #endif
     check_again(l);
+    check_slow_adds();
     check_injected(); /* last: it replaces the measured figures */
     check_merge();
-    check_confirmed();
     return check_done();
 }

@@ -53,8 +53,7 @@
  * ~SLICE ms (default 3); up to 2 x ROUNDS while a side has fewer than CALM_WANT calm slices.
  * The ceiling is what the silicon showed it can do: the limits are measured once more before
  * each job (silicon_measure_again) and, once all jobs have run, each share is of the highest
- * ceiling for its job that one of those measurements gave and another confirmed within
- * CEIL_CONFIRM_PCT (a lone try can read faster than the silicon: silicon_confirmed_best). One measurement alone let the
+ * ceiling for its job that one of those measurements gave. One measurement alone let the
  * host's slow spells lower it: in two processes minutes apart the zmm AES-128-GCM ceiling read
  * 36705 and 31133 MB/s, the ymm one 18759 and 15596, and with the lower ones the ymm kernel
  * "met" 80 % at 80.9 %.
@@ -243,13 +242,13 @@ struct figures {
     double ceil, ceil_mhz;  /* MB/s at the core clock ceil_mhz (best_ceiling, once all jobs
                              * have run) */
     int hasceil;
-    int ceil_unconfirmed;   /* no two tries agreed (best_ceiling): the highest alone */
     char ceil_why[300];
 };
 
 /* Issue 15 holds the AES-NI (xmm) GCM kernel to its share of the ceiling on a CPU without
- * VAES only: where VAES is (and not denied), the VAES rows carry the target and the xmm row
- * is reported, not judged. */
+ * VAES only: where VAES is (and not denied), the VAES rows carry the target (ymm, and zmm
+ * where the CPU has AVX-512: the kernel the product runs there) and the xmm row is reported,
+ * not judged. */
 static double ceil_target_here(const struct job *j)
 {
     return width_of(j->impl) == SILICON_XMM && strstr(j->alg, "gcm") && cpu_has(FEAT_VAES)
@@ -264,49 +263,34 @@ static int over_ceiling; /* a quiet figure read over 100 % */
 static struct silicon tries[MAX_TRIES];
 static int ntries;
 
-/* Ceilings of one job whose tries must agree: the highest one another try reads within
- * CEIL_CONFIRM_PCT of (silicon_confirmed_best says why one try alone is not trusted). The
- * tries of one run spread 0.1-1 % on the Zen 4 VM when the host was calm. */
-#define CEIL_CONFIRM_PCT 2.0
-
-/* The job's ceiling in the try that allowed the most bytes per core cycle that a second try
- * confirmed (else the most of any try, and *unconfirmed set): *mbs at that try's clock *mhz,
- * the model in why; 0, or -1 when no try has one. Leaves that try adopted. */
-static int best_ceiling(const struct job *j, double *mbs, double *mhz, int *unconfirmed,
-                        char *why, size_t n)
+/* The job's ceiling in the try that allowed the most bytes per core cycle: *mbs at that try's
+ * clock *mhz, the model in why; 0, or -1 when no try has one. Leaves that try adopted. */
+static int best_ceiling(const struct job *j, double *mbs, double *mhz, char *why, size_t n)
 {
-    double per_cycle[MAX_TRIES], c[MAX_TRIES];
-    char w[MAX_TRIES][300];
-    int top = -1;
+    int best = -1;
     snprintf(why, n, "the limits were not measured: %s", silicon_get()->why);
     for (int t = 0; t < ntries; t++) {
+        double c;
+        char w[300];
         silicon_adopt(&tries[t]);
-        int ok = silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &c[t], w[t],
-                                       sizeof w[t]) == 0;
-        per_cycle[t] = ok ? c[t] / tries[t].core_mhz : 0;
-        if (!ok && top < 0)
-            snprintf(why, n, "%s", w[t]); /* a reason there is none */
-        if (ok && (top < 0 || per_cycle[t] > per_cycle[top]))
-            top = t;
+        int ok = silicon_ceiling_width(j->alg, j->decrypt, width_of(j->impl), &c, w,
+                                       sizeof w) == 0;
+        int better = ok && (best < 0 || c / tries[t].core_mhz > *mbs / *mhz);
+        if (better || best < 0)
+            snprintf(why, n, "%s", w); /* the best's model, or a reason there is none */
+        if (better)
+            best = t, *mbs = c, *mhz = tries[t].core_mhz;
     }
-    int best = silicon_confirmed_best(per_cycle, ntries, CEIL_CONFIRM_PCT);
-    *unconfirmed = best < 0 && top >= 0;
-    if (best < 0)
-        best = top;
-    if (best < 0)
-        return -1;
-    snprintf(why, n, "%s", w[best]);
-    *mbs = c[best], *mhz = tries[best].core_mhz;
-    silicon_adopt(&tries[best]);
-    return 0;
+    if (best >= 0)
+        silicon_adopt(&tries[best]);
+    return best >= 0 ? 0 : -1;
 }
 
 /* The rounds' shares of the job's ceiling (best_ceiling), each at its round's clock: MB/s
  * over the ceiling moved from the clock it is quoted at to the round's. */
 static void shares(const struct job *j, struct figures *f)
 {
-    f->hasceil = best_ceiling(j, &f->ceil, &f->ceil_mhz, &f->ceil_unconfirmed, f->ceil_why,
-                              sizeof f->ceil_why) == 0;
+    f->hasceil = best_ceiling(j, &f->ceil, &f->ceil_mhz, f->ceil_why, sizeof f->ceil_why) == 0;
     for (int r = 0; r < f->rounds && f->hasceil; r++) {
         double at_d = f->ceil * f->cd[r] / f->ceil_mhz, at_o = f->ceil * f->co[r] / f->ceil_mhz;
         f->kd[r] = 100 * f->rd[r] / at_d, f->ko[r] = 100 * f->ro[r] / at_o;
@@ -340,10 +324,9 @@ static int print_job(const struct job *j, struct figures *f)
         kd = bench_median(f->kd, n), ko = bench_median(f->ko, n);
         /* Over 100 %: the clock is read around a slice, and one run of it went faster */
         over_ceiling |= qd > 100 || qo > 100;
-        printf("  ceiling %s%s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%%s), "
+        printf("  ceiling %s %6.0f: direct %5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%%s), "
                "other %5.1f%% (%5.1f%%, best %5.1f%%, quiet %5.1f%%%s)",
-               width_name(width_of(j->impl)), f->ceil_unconfirmed ? " (one try alone)" : "",
-               f->ceil, 100 * md / f->ceil, kd, bd, qd,
+               width_name(width_of(j->impl)), f->ceil, 100 * md / f->ceil, kd, bd, qd,
                qd > 100 ? "!" : "", 100 * mo / f->ceil, ko, bo, qo, qo > 100 ? "!" : "");
     }
     printf("\n");
@@ -603,9 +586,8 @@ int main(int argc, char **argv)
     }
     const struct silicon merged = *silicon_get();
     printf("limits: %d of %zu measurements succeeded (one at the start, one before each job); "
-           "each job is judged against the one whose ceiling for it is the highest that a second "
-           "confirmed within %.0f %%\n", ntries,
-           nj + 1, CEIL_CONFIRM_PCT);
+           "each job is judged against the one whose ceiling for it is the highest\n", ntries,
+           nj + 1);
     for (int k = 0; k < 2 && ntries; k++) {
         double lo = 1e30, hi = 0, m = k ? merged.gcm256.cycles : merged.gcm128.cycles;
         for (int t = 0; t < ntries; t++) {
