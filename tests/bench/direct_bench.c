@@ -286,13 +286,22 @@ static int best_ceiling(const struct job *j, double *mbs, double *mhz, char *why
     return best >= 0 ? 0 : -1;
 }
 
+/* The job's ceiling moved from the clock it is quoted at to a round's or slice's, never
+ * below the ceiling's own clock: the clock probe is a chain of dependent adds, and a host
+ * that slows the adds alone (the Zen 4 VM, for minutes: silicon.c core_per_insn) reads a low
+ * clock while the vector units run at full speed, which would raise every share. */
+static double ceil_at(const struct figures *f, double mhz)
+{
+    return f->ceil * (mhz > f->ceil_mhz ? mhz : f->ceil_mhz) / f->ceil_mhz;
+}
+
 /* The rounds' shares of the job's ceiling (best_ceiling), each at its round's clock: MB/s
- * over the ceiling moved from the clock it is quoted at to the round's. */
+ * over the ceiling moved from the clock it is quoted at to the round's (ceil_at). */
 static void shares(const struct job *j, struct figures *f)
 {
     f->hasceil = best_ceiling(j, &f->ceil, &f->ceil_mhz, f->ceil_why, sizeof f->ceil_why) == 0;
     for (int r = 0; r < f->rounds && f->hasceil; r++) {
-        double at_d = f->ceil * f->cd[r] / f->ceil_mhz, at_o = f->ceil * f->co[r] / f->ceil_mhz;
+        double at_d = ceil_at(f, f->cd[r]), at_o = ceil_at(f, f->co[r]);
         f->kd[r] = 100 * f->rd[r] / at_d, f->ko[r] = 100 * f->ro[r] / at_o;
         f->qd[r] = 100 * f->fd[r] / at_d, f->qo[r] = 100 * f->fo[r] / at_o;
     }
@@ -389,11 +398,9 @@ static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
         const struct slice *d = k % 2 ? &sl[k + 1] : &sl[k], *o = k % 2 ? &sl[k] : &sl[k + 1];
         pr[f->npairs++] = (d->bytes / d->sec) / (o->bytes / o->sec);
     }
-    double base = f->ceil_mhz;
     for (size_t k = 0; k < n && f->hasceil; k++)
         if (sl[k].calm)
-            sh[k % 2][m[k % 2]++] =
-                100 * (sl[k].bytes / sl[k].sec / 1e6) / (f->ceil * sl[k].mhz / base);
+            sh[k % 2][m[k % 2]++] = 100 * (sl[k].bytes / sl[k].sec / 1e6) / ceil_at(f, sl[k].mhz);
     f->cratio = f->npairs ? bench_median(pr, f->npairs) : 0;
     for (int s = 0; s < 2; s++)
         f->cshare[s] = m[s] ? bench_median(sh[s], m[s]) : 0;
@@ -561,7 +568,8 @@ int main(int argc, char **argv)
            "10^6 B/s.\nFirst line, all slices: MB/s and ratio, medians of the rounds; share of "
            "the ceiling: median (median at the clock seen around each round's slices, best "
            "round, fastest run of 16 ops, these two at their round's clock too: the ceiling is "
-           "at the clock the limits were measured at).\nSecond line, calm slices (neither load "
+           "at the clock the limits were measured at, moved to a higher clock, never to a lower "
+           "one, as the clock probe reads low when the host slows its adds alone).\nSecond line, calm slices (neither load "
            "reading around it more than %.0f %% under the run's load reference, below; all jobs "
            "are judged once the run is done, against one reference): their share, the median "
            "ratio of adjacent calm pairs, each side's median share of the ceiling at its "
