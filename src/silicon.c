@@ -106,8 +106,8 @@ static int cmpd(const void *a, const void *b)
  * fastest add sample are taken, which drops interruptions of either, and their ratio is the
  * instruction's time in core cycles at that window's clock. The median over WINDOWS windows
  * is kept (a constant of the silicon, whatever the clock did between windows; on a shared
- * host either half can be slowed for longer than a window, so neither extreme is trusted),
- * but never below the fastest run's time at the fastest clock seen (the floor at the end).
+ * host either half can be slowed for longer than a window, so neither extreme is trusted;
+ * measure() then floors it with silicon_floor once the fastest clock is known).
  * *tsc is the fastest run in TSC cycles.
  *
  * A mixed loop (part non-NULL) also runs its two parts in the same windows, and *speedup is
@@ -145,15 +145,7 @@ static double core_per_insn(int insn, int tp, uint64_t iters, double *tsc,
         qsort(s, WINDOWS, sizeof s[0], cmpd);
         *speedup = s[WINDOWS / 2];
     }
-    /* Never fewer cycles than the fastest run took at the fastest clock the adds have shown:
-     * a window's ratio reads low when only the adds are slowed, and on the Zen 4 VM (family
-     * 0x19) a spell of a minute or more slowed the integer adds by ~1.55x and not the vector
-     * units (a host thread on the SMT sibling, presumably): every try of a process read
-     * AESENC 0.32 cycles (latency 2.5, SHA256RNDS2 0.65, PCLMULQDQ 1.3) against 0.50 (4.0,
-     * 1.0, 2.0) before and after, and the AES ceilings ~1.55x what the units allow. With
-     * this floor a ceiling is never above what the instructions' own loop ran at. */
-    double floor = best_tsc / fastest_add;
-    return core[WINDOWS / 2] > floor ? core[WINDOWS / 2] : floor;
+    return core[WINDOWS / 2];
 }
 
 static double now_s(void)
@@ -354,6 +346,7 @@ static void measure(void)
     lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     remix();
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
+    silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* the final top clock: silicon_floor */
     gcm_model(10, SILICON_BEST, &lim.gcm128);
     gcm_model(14, SILICON_BEST, &lim.gcm256);
     lim.ok = 1;
@@ -605,6 +598,18 @@ static void faster(double *x, double *xt, double y, double yt)
         *x = y, *xt = yt;
 }
 
+void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
+{
+    double f = tsc_mhz > 0 ? core_mhz / tsc_mhz : 0;
+    for (int i = 0; i < SIL_COUNT; i++) {
+        struct silicon_insn_result *r = &l->insn[i];
+        if (r->tp_tsc * f > r->tp_core)
+            r->tp_core = r->tp_tsc * f;
+        if (r->lat_tsc * f > r->lat_core)
+            r->lat_core = r->lat_tsc * f;
+    }
+}
+
 void silicon_merge(const struct silicon *l)
 {
     measured = 1;
@@ -635,6 +640,7 @@ void silicon_merge(const struct silicon *l)
     }
     if (l->core_mhz > lim.core_mhz) /* one try's pair: silicon_core_mhz_now scales by it */
         lim.core_mhz = l->core_mhz, lim.tsc_mhz = l->tsc_mhz;
+    silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* one try's figures, another's clock */
     if (l->memcpy_l1_mb_s > lim.memcpy_l1_mb_s)
         lim.memcpy_l1_mb_s = l->memcpy_l1_mb_s;
     if (l->memcpy_ram_mb_s > lim.memcpy_ram_mb_s)

@@ -2,8 +2,8 @@
  * microbenchmarks (asm/x86_64/ubench.S), in TSC cycles and in core cycles (the core clock
  * estimated with a chain of dependent adds, as libgcrypt's bench-slope --cpu-mhz auto; this
  * kind of VM has no PMU; never fewer than the fastest run took at the fastest clock the adds
- * showed, as a host can slow the adds alone: silicon.c core_per_insn), the memcpy bandwidth,
- * and from them a speed ceiling per algorithm.
+ * showed, as a host can slow the adds alone: silicon_floor), the memcpy bandwidth, and from
+ * them a speed ceiling per algorithm.
  *
  * Ceiling model (MB/s = 10^6 bytes/s; core cycles at the measured core clock):
  *   CBC encrypt  16 B per rounds x AESENC latency (one dependency chain)
@@ -143,7 +143,9 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
 
 /* The core clock now, from a ~1 ms dependent-add sample (0 where unmeasured): ceilings are
  * quoted at the clock silicon_measure() saw; scale by now / silicon_get()->core_mhz to compare
- * with a run made while the clock was lower (turbo, a busy host). */
+ * with a run made while the clock was lower (turbo, a busy host). The sample is a chain of
+ * adds, which a host can slow alone (silicon_floor): scaled down, a ceiling may then read low
+ * for the vector code; tests/bench/direct_bench.c scales up only. */
 double silicon_core_mhz_now(void);
 
 /* Which registers CTR and GCM ceilings may assume: the best measured, or one width (the
@@ -170,6 +172,19 @@ void silicon_adopt_failure(const char *why);
  * judges against the best whole try instead (tests/bench/direct_bench.c). */
 int silicon_measure_again(struct silicon *this_try);
 
+/* Raises every cycle figure of l (throughput, latency) to at least its fastest run's TSC time
+ * at the clock pair core_mhz/tsc_mhz, the fastest clock the dependent adds showed. A window's
+ * add-to-run ratio reads low when the host slows the adds alone: on the Zen 4 VM (family
+ * 0x19) a spell of a minute or more slowed them ~1.55x and not the vector units (a host
+ * thread on the SMT sibling, presumably), and every try of a process read AESENC 0.32 cycles
+ * (latency 2.5), SHA256RNDS2 0.65, PCLMULQDQ 1.3 against 0.50 (4.0), 1.0, 2.0 before and
+ * after: AES ceilings ~1.55x what the units allow. After it, no ceiling is above what the
+ * instructions' own loop ran at. The price: a clock that falls during a measurement (boost
+ * decay, a slowed host) reads as more cycles, so a ceiling may be lower than the silicon's.
+ * silicon_measure and silicon_merge apply it with their clock pair; a bench that compares
+ * tries applies the fastest pair of all (tests/bench/direct_bench.c). */
+void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz);
+
 /* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed
  * loop: the try with the higher s, with its time; the core clock, the higher with its TSC
  * clock; memcpy the higher), and works the GCM models out again; l alone when nothing was
@@ -185,9 +200,9 @@ void silicon_merge(const struct silicon *l);
  * figures held are measured (as silicon_measure). */
 int silicon_measure_tries(int n);
 
-/* Tests only: every dependent-add sample taken from now on reads factor times its time, as
- * a host that slows the integer adds and not the vector units (silicon.c core_per_insn);
- * 1 undoes it. */
+/* Tests only: every dependent-add sample of the instruction measurements' windows
+ * (silicon.c core_per_insn; not silicon_core_mhz_now's) reads factor times its time from now
+ * on, as a host that slows the integer adds and not the vector units; 1 undoes it. */
 void silicon_test_slow_adds(double factor);
 
 /* The table as "key: value" lines, for `info`. */
