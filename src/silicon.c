@@ -346,9 +346,7 @@ static void measure(void)
     lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     remix();
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
-    silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* the final top clock: silicon_floor */
-    gcm_model(10, SILICON_BEST, &lim.gcm128);
-    gcm_model(14, SILICON_BEST, &lim.gcm256);
+    silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* the final top clock; the models too */
     lim.ok = 1;
     lim.measure_ms = (now_s() - t0) * 1e3;
     lim.tries = 1;
@@ -600,6 +598,7 @@ static void faster(double *x, double *xt, double y, double yt)
 
 void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
 {
+    static struct silicon held;
     double f = tsc_mhz > 0 ? core_mhz / tsc_mhz : 0;
     for (int i = 0; i < SIL_COUNT; i++) {
         struct silicon_insn_result *r = &l->insn[i];
@@ -608,6 +607,12 @@ void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
         if (r->lat_tsc * f > r->lat_core)
             r->lat_core = r->lat_tsc * f;
     }
+    if (l != &lim) /* the models read the figures held: l's, for as long as they take */
+        held = lim, lim = *l;
+    gcm_model(10, SILICON_BEST, &lim.gcm128);
+    gcm_model(14, SILICON_BEST, &lim.gcm256);
+    if (l != &lim)
+        *l = lim, lim = held;
 }
 
 void silicon_merge(const struct silicon *l)
@@ -640,15 +645,14 @@ void silicon_merge(const struct silicon *l)
     }
     if (l->core_mhz > lim.core_mhz) /* one try's pair: silicon_core_mhz_now scales by it */
         lim.core_mhz = l->core_mhz, lim.tsc_mhz = l->tsc_mhz;
-    silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* one try's figures, another's clock */
+    silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* one try's figures, another's clock;
+                                                       the models worked out again */
     if (l->memcpy_l1_mb_s > lim.memcpy_l1_mb_s)
         lim.memcpy_l1_mb_s = l->memcpy_l1_mb_s;
     if (l->memcpy_ram_mb_s > lim.memcpy_ram_mb_s)
         lim.memcpy_ram_mb_s = l->memcpy_ram_mb_s;
     lim.measure_ms += l->measure_ms;
     lim.tries += l->tries;
-    gcm_model(10, SILICON_BEST, &lim.gcm128);
-    gcm_model(14, SILICON_BEST, &lim.gcm256);
 }
 
 int silicon_measure_tries(int n)

@@ -182,7 +182,8 @@ int silicon_measure_again(struct silicon *this_try);
  * instructions' own loop ran at. The price: a clock that falls during a measurement (boost
  * decay, a slowed host) reads as more cycles, so a ceiling may be lower than the silicon's.
  * silicon_measure and silicon_merge apply it with their clock pair; a bench that compares
- * tries applies the fastest pair of all (tests/bench/direct_bench.c). */
+ * tries applies the fastest pair of all (tests/bench/direct_bench.c). Works l's GCM models
+ * out again from the raised figures. */
 void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz);
 
 /* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed
