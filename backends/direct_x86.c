@@ -29,7 +29,8 @@ struct ctr_ctx {
 struct gcm_ctx {
     struct direct_aes_key key;
     struct direct_ghash_key gk;
-    uint8_t nonce[12];
+    uint8_t j0[16]; /* SP 800-38D 7.1 with a 96-bit IV: nonce || 0^31 || 1, the nonce in bytes
+                     * 0..11 advancing as algo_nonce_next says (j0_next) */
     int decrypt;
     int wide;    /* VAES + VPCLMULQDQ: 1 on ymm, 2 on zmm first */
     int twopass; /* CTR then GHASH, not stitched */
@@ -196,11 +197,55 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     direct_ghash_init(&c->gk, h);
     direct_ghash_shift(&c->gk);
     explicit_bzero(h, sizeof h);
-    memcpy(c->nonce, iv, 12);
+    memcpy(c->j0, iv, 12);
+    c->j0[12] = c->j0[13] = c->j0[14] = 0, c->j0[15] = 1;
     c->decrypt = decrypt;
     c->wide = s->vaes;
     c->twopass = s->twopass;
     return 0;
+}
+
+/* A 16-byte block that a kernel loads whole is written by one 16-byte store: built from
+ * narrower stores (memcpy of 12 or 13 bytes, byte stores), it is a load that store
+ * forwarding cannot serve, which waits until those stores reach the cache. Zen 4 VM, the op
+ * copied into a harness and timed interleaved with this form (best of 3000 x 16 ops): an empty
+ * AES-128-GCM message 203 -> 169 core cycles, 16 KiB 1.050 -> 1.034x the zmm kernel alone. */
+typedef uint64_t block128 __attribute__((vector_size(16)));
+
+static block128 block_load(const uint8_t *p)
+{
+    block128 v;
+    memcpy(&v, p, 16);
+    return v;
+}
+
+static void block_store(uint8_t *p, block128 v)
+{
+    memcpy(p, &v, 16);
+}
+
+/* The last n (1..15) bytes at p, zero-padded, gathered a byte at a time into registers
+ * (byte loads, which forwarding serves even from bytes just written one by one). */
+static block128 block_partial(const uint8_t *p, size_t n)
+{
+    uint64_t lo = 0, hi = 0;
+    for (size_t i = 0; i < n && i < 8; i++)
+        lo |= (uint64_t)p[i] << 8 * i;
+    for (size_t i = 8; i < n; i++)
+        hi |= (uint64_t)p[i] << 8 * (i - 8);
+    return (block128){ lo, hi };
+}
+
+/* algo_nonce_next on J0's nonce, in registers: bytes 4..11, the high half of the first
+ * little-endian word and the low half of the second, as one big-endian 64-bit counter. */
+static block128 j0_next(block128 j)
+{
+    uint64_t n = (uint64_t)__builtin_bswap32((uint32_t)(j[0] >> 32)) << 32 |
+                 __builtin_bswap32((uint32_t)j[1]);
+    n++;
+    j[0] = (j[0] & 0xffffffffu) | (uint64_t)__builtin_bswap32((uint32_t)(n >> 32)) << 32;
+    j[1] = (j[1] & ~(uint64_t)0xffffffffu) | __builtin_bswap32((uint32_t)n);
+    return j;
 }
 
 static void ghash_blocks(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t nb)
@@ -217,10 +262,10 @@ static void ghash_blocks(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, siz
 /* Hashes len bytes, the last block zero-padded (SP 800-38D 6.4 over the padded string). */
 static void ghash_bytes(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
 {
-    uint8_t b[16] = { 0 };
+    uint8_t b[16];
     ghash_blocks(c, y, p, len / 16);
     if (len % 16) {
-        memcpy(b, p + (len & ~(size_t)15), len % 16);
+        block_store(b, block_partial(p + (len & ~(size_t)15), len % 16));
         direct_ghash(y, &c->gk, b, 1);
     }
 }
@@ -271,12 +316,14 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
                           const uint8_t *in, size_t len)
 {
     struct gcm_ctx *c = CTX(gcm_ctx, ctx);
-    struct direct_gcm_state st = { .y = { 0 } };
-    uint8_t j0[16], tag[16], lens[16];
-    memcpy(j0, c->nonce, 12);
-    j0[12] = j0[13] = j0[14] = 0, j0[15] = 1;
-    memcpy(st.ctr, j0, 16);
-    st.ctr[15] = 2;
+    struct direct_gcm_state st;
+    uint8_t tag[16], lens[16];
+    block128 j0 = block_load(c->j0);
+    block_store(st.ctr, j0 ^ (block128){ 0, (uint64_t)3 << 56 }); /* inc32: byte 15, 1 -> 2 */
+    block_store(st.y, (block128){ 0, 0 });
+    /* len(A) || len(C) in bits, big-endian 64-bit each (SP 800-38D 7.1 step 5) */
+    block_store(lens, (block128){ __builtin_bswap64((uint64_t)alen * 8),
+                                  __builtin_bswap64((uint64_t)len * 8) });
     ghash_bytes(c, st.y, aad, alen);
     size_t full = len & ~(size_t)15;
     (c->twopass ? gcm_twopass : gcm_stitched)(c, &st, out, in, full / 16);
@@ -289,19 +336,14 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
     }
     if (!c->decrypt)
         ghash_bytes(c, st.y, out + full, len - full);
-    uint64_t abits = (uint64_t)alen * 8, cbits = (uint64_t)len * 8;
-    for (int i = 0; i < 8; i++) {
-        lens[i] = (uint8_t)(abits >> (56 - 8 * i));
-        lens[8 + i] = (uint8_t)(cbits >> (56 - 8 * i));
-    }
     direct_ghash(st.y, &c->gk, lens, 1);
-    direct_aes_encrypt_block(&c->key, tag, j0);
+    direct_aes_encrypt_block(&c->key, tag, c->j0);
     for (int i = 0; i < 16; i++)
         tag[i] ^= st.y[i];
     explicit_bzero(&st, sizeof st);
     if (!c->decrypt) {
         memcpy(out + len, tag, 16);
-        algo_nonce_next(c->nonce);
+        block_store(c->j0, j0_next(j0));
         return 0;
     }
     unsigned diff = 0; /* constant time, as a verifier should be */
