@@ -224,8 +224,9 @@ static void block_store(uint8_t *p, block128 v)
     memcpy(p, &v, 16);
 }
 
-/* The last n (1..15) bytes at p, zero-padded, gathered a byte at a time into registers
- * (byte loads, which forwarding serves even from bytes just written one by one). */
+/* The n (1..15) bytes at p, zero-padded, gathered a byte at a time into registers (byte
+ * loads, which forwarding serves even from bytes just written one by one). Little-endian:
+ * byte i of the block is bits 8i.. of its word (this file is x86-64 only). */
 static block128 block_partial(const uint8_t *p, size_t n)
 {
     uint64_t lo = 0, hi = 0;

@@ -412,8 +412,9 @@ static void diff_chain(const struct impl *im, const struct algo *a, const uint8_
 }
 
 /* Successive AEAD ops advance the nonce as algo_nonce_next says, its counter (bytes 4..11)
- * starting one short of a carry into byte 10, into byte 7 (from the last four bytes into the
- * four before: backends/direct_x86.c j0_next keeps them in two words) and of wrapping to 0. */
+ * starting two ops short of a carry into byte 10, into byte 7 (from the last four bytes into
+ * the four before: backends/direct_x86.c j0_next keeps them in two words) and of wrapping to
+ * 0. Opening does not advance it: the same message opens twice on one context. */
 static void diff_aead_sequence(const struct impl *im, const struct algo *a)
 {
     uint8_t key[32], nonce[12], in[1000], want[1100], got[1100];
@@ -437,6 +438,19 @@ static void diff_aead_sequence(const struct impl *im, const struct algo *a)
         }
         run_done(&r);
     }
+    size_t len = rnd() % sizeof in;
+    struct run r;
+    fill(in, len);
+    evp_seal(a->evp, key, nonce, in, len, want);
+    if (run_init(&r, im, key, nonce, 1) != 0) {
+        CHECK(0, "%s init (decrypt)", a->id);
+        return;
+    }
+    for (int i = 0; i < 2; i++)
+        CHECK(im->op(r.ctx, got, want, len) == 0 && memcmp(got, in, len) == 0,
+              "%s/%s open %d of one message on one context fails (the nonce moved?)", a->id,
+              im->name, i);
+    run_done(&r);
 }
 
 /* GCM with any AAD (the op fixes algo_aad's 13 bytes): direct_x86_gcm_aad_op against

@@ -258,7 +258,7 @@
  * after next is encrypted (GCM_ENC_LAG2, vaes-common.inc, says why): hashed groups pair up,
  * g(2i) by H^32..H^17 (hsh32, at 1280 in the key) and g(2i+1) by H^16..H^1 (hsh, at 768), one
  * reduction per pair; a last group without a partner by H^16..H^1 alone. Zen 4 VM,
- * gcm_kernels.sh against hashing the next group (AES-128): 1.037-1.040x at 4 and 16 KiB,
+ * gcm_kernels.sh against hashing the next group (AES-128): 1.037-1.048x at 4 and 16 KiB,
  * 1.020x at 1 KiB. */
     .globl  direct_aes_gcm_enc_vaes
     .type   direct_aes_gcm_enc_vaes, @function
