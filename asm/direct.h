@@ -104,6 +104,9 @@ void direct_ghash_shift(struct direct_ghash_key *k);
 /* y = (y ^ X1) * H ... over nblocks 16-byte blocks; y in GCM byte order. */
 void direct_ghash(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t *in,
                   size_t nblocks);
+/* aes-gcm-aesni.S: y = (y ^ in) * H for one block, as direct_ghash with nblocks 1, by the
+ * stitched kernels' reduction; needs hsh and hksh (direct_ghash_shift). */
+void direct_ghash1(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t in[16]);
 
 /* ghash-vpclmul.S (VPCLMULQDQ: CPUID.7.0:ECX[10], with AVX2 for ymm): direct_ghash over the
  * first nblocks & ~15 blocks, sixteen per reduction as eight ymm pairs; returns the blocks

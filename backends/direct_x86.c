@@ -267,7 +267,7 @@ static void ghash_bytes(struct gcm_ctx *c, uint8_t y[16], const uint8_t *p, size
     ghash_blocks(c, y, p, len / 16);
     if (len % 16) {
         block_store(b, block_partial(p + (len & ~(size_t)15), len % 16));
-        direct_ghash(y, &c->gk, b, 1);
+        direct_ghash1(y, &c->gk, b);
     }
 }
 
@@ -337,7 +337,7 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
     }
     if (!c->decrypt)
         ghash_bytes(c, st.y, out + full, len - full);
-    direct_ghash(st.y, &c->gk, lens, 1);
+    direct_ghash1(st.y, &c->gk, lens);
     direct_aes_encrypt_block(&c->key, tag, c->j0);
     for (int i = 0; i < 16; i++)
         tag[i] ^= st.y[i];

@@ -344,6 +344,39 @@ direct_aes_gcm_dec:
     ret
     .size   direct_aes_gcm_dec, .-direct_aes_gcm_dec
 
+/* void direct_ghash1(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t in[16])
+ * y = (y ^ in) * H for one block, in GCM byte order: H x from hsh[15] and this file's
+ * reduction (GREDUCE), a chain of three carry-less multiplies where direct_ghash's one-block
+ * path (ghash-pclmul.S) loops and reduces by shifts. A GCM op's tag waits for it on the
+ * lengths block, its AAD on the padded last block. Needs hsh and hksh (direct_ghash_shift).
+ * Leaves no product in registers. */
+    .globl  direct_ghash1
+    .type   direct_ghash1, @function
+    .p2align 4
+direct_ghash1:
+    endbr64
+    movdqu  (%rdi), %xmm12
+    movdqu  (%rdx), %xmm13
+    pxor    %xmm13, %xmm12             /* swapped or not, the same XOR */
+    pshufb  .Lgbswap(%rip), %xmm12
+    movdqa  %xmm12, %xmm9
+    pclmulqdq $0x00, 768+16*15(%rsi), %xmm9
+    pshufd  $0x4e, %xmm12, %xmm11
+    pxor    %xmm12, %xmm11
+    pclmulqdq $0x00, 1024+16*15(%rsi), %xmm11
+    movdqa  %xmm12, %xmm10
+    pclmulqdq $0x11, 768+16*15(%rsi), %xmm10
+    GREDUCE
+    pshufb  .Lgbswap(%rip), %xmm12
+    movdqu  %xmm12, (%rdi)
+    pxor    %xmm0, %xmm0
+    pxor    %xmm9, %xmm9
+    pxor    %xmm10, %xmm10
+    pxor    %xmm11, %xmm11
+    pxor    %xmm12, %xmm12
+    ret
+    .size   direct_ghash1, .-direct_ghash1
+
     .section .rodata
     .p2align 4
 .Lgbswap:
