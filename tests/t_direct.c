@@ -539,7 +539,8 @@ static void check_gcm_wraps(gcm_kernel *enc, gcm_kernel *dec, size_t group, cons
 }
 
 /* direct_ghash1, the GCM op's one-block GHASH (the lengths block, a padded last block),
- * against direct_ghash's one-block path, on random keys, states and blocks. */
+ * against direct_ghash's one-block path, on random keys, states and blocks, a zero state, a
+ * zero block, and the block given as the state itself (y == in). */
 static void check_ghash1(void)
 {
     static const uint8_t zero[16];
@@ -552,13 +553,15 @@ static void check_ghash1(void)
         struct direct_aes_key k;
         struct direct_ghash_key gk;
         fill(key, 16), fill(y0, 16), fill(in, 16);
+        if (i == 1 || i == 2)
+            memset(i == 1 ? y0 : in, 0, 16);
         direct_aes_set_encrypt_key(&k, key, 128);
         direct_aes_encrypt_block(&k, h, zero);
         direct_ghash_init(&gk, h);
         direct_ghash_shift(&gk);
         memcpy(want, y0, 16), memcpy(got, y0, 16);
-        direct_ghash(want, &gk, in, 1);
-        direct_ghash1(got, &gk, in);
+        direct_ghash(want, &gk, i == 3 ? want : in, 1);
+        direct_ghash1(got, &gk, i == 3 ? got : in);
         CHECK(memcmp(got, want, 16) == 0, "direct_ghash1 differs from direct_ghash (case %d)", i);
     }
 }
@@ -608,6 +611,8 @@ static void check_opcodes(void)
           { 0x62, 0xb2, 0x7d, 0x48, 0xdc, 0xc1 }, 6, "VAESENC zmm", 400 },
         { "direct_ghash", (const void *)direct_ghash, { 0x0f, 0x3a, 0x44 }, 3,
           "PCLMULQDQ", 320 },
+        { "direct_ghash1", (const void *)direct_ghash1, { 0x0f, 0x3a, 0x44 }, 3, "PCLMULQDQ",
+          64 },
         /* the stitched kernels set up two ways of counting first; each is over 1.5 KiB */
         { "direct_aes_gcm_enc", (const void *)direct_aes_gcm_enc, { 0x0f, 0x38, 0xdc }, 3,
           "AESENC", 640 },

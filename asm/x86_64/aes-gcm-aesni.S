@@ -348,8 +348,8 @@ direct_aes_gcm_dec:
  * y = (y ^ in) * H for one block, in GCM byte order: H x from hsh[15] and this file's
  * reduction (GREDUCE), a chain of three carry-less multiplies where direct_ghash's one-block
  * path (ghash-pclmul.S) loops and reduces by shifts. A GCM op's tag waits for it on the
- * lengths block, its AAD on the padded last block. Needs hsh and hksh (direct_ghash_shift).
- * Leaves no product in registers. */
+ * lengths block; the AAD's and the message's padded last blocks go through it too. Needs hsh
+ * and hksh (direct_ghash_shift). Leaves neither a product nor its input in registers. */
     .globl  direct_ghash1
     .type   direct_ghash1, @function
     .p2align 4
@@ -374,6 +374,7 @@ direct_ghash1:
     pxor    %xmm10, %xmm10
     pxor    %xmm11, %xmm11
     pxor    %xmm12, %xmm12
+    pxor    %xmm13, %xmm13
     ret
     .size   direct_ghash1, .-direct_ghash1
 
