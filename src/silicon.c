@@ -194,29 +194,29 @@ out_free:
     return best;
 }
 
-static int need(enum silicon_insn i, char *why, size_t n)
+static int need(const struct silicon *l, enum silicon_insn i, char *why, size_t n)
 {
-    if (lim.insn[i].ok)
+    if (l->insn[i].ok)
         return 1;
-    snprintf(why, n, "%s not measured: %.96s", lim.insn[i].name, lim.insn[i].why);
+    snprintf(why, n, "%s not measured: %.96s", l->insn[i].name, l->insn[i].why);
     return 0;
 }
 
-/* The GCM model of silicon.h on one register width: aes, clmul and their mixed loop, blocks
- * 16-byte blocks per register (1, 2, 4). 0, or -1 and m->why. */
-static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silicon_insn mix,
-                     int blocks, struct silicon_gcm *m)
+/* The GCM model of silicon.h from l's figures on one register width: aes, clmul and their
+ * mixed loop, blocks 16-byte blocks per register (1, 2, 4). 0, or -1 and m->why. */
+static int gcm_width(const struct silicon *l, enum silicon_insn aes, enum silicon_insn clmul,
+                     enum silicon_insn mix, int blocks, struct silicon_gcm *m)
 {
-    if (!need(aes, m->why, sizeof m->why) || !need(clmul, m->why, sizeof m->why) ||
-        !need(mix, m->why, sizeof m->why))
+    if (!need(l, aes, m->why, sizeof m->why) || !need(l, clmul, m->why, sizeof m->why) ||
+        !need(l, mix, m->why, sizeof m->why))
         return -1;
-    const struct silicon_insn_result *a = &lim.insn[aes], *p = &lim.insn[clmul];
-    double s = lim.insn[mix].speedup;
+    const struct silicon_insn_result *a = &l->insn[aes], *p = &l->insn[clmul];
+    double s = l->insn[mix].speedup;
     m->speedup = s < 1 ? 1 : s > 2 ? 2 : s;
     m->aes = m->rounds * a->tp_core / blocks;
     /* three multiplies a register, two more (PCLMULQDQ xmm) per reduction's blocks */
     m->ghash = 3 * p->tp_core / blocks +
-               2 * lim.insn[SIL_PCLMULQDQ].tp_core / reduce_blocks(blocks);
+               2 * l->insn[SIL_PCLMULQDQ].tp_core / reduce_blocks(blocks);
     double hi = m->aes > m->ghash ? m->aes : m->ghash, both = (m->aes + m->ghash) / m->speedup;
     m->cycles = both > hi ? both : hi;
     /* m: the fastest of the width's least-mix loops for these rounds, where measured (none
@@ -224,7 +224,7 @@ static int gcm_width(enum silicon_insn aes, enum silicon_insn clmul, enum silico
     m->mix = 0;
     for (int i = 0; i < SIL_COUNT; i++) {
         const struct probe *q = &probes[i];
-        const struct silicon_insn_result *g = &lim.insn[i];
+        const struct silicon_insn_result *g = &l->insn[i];
         if (q->gcm && g->ok && q->gcm_blocks == blocks && q->gcm_rounds == m->rounds &&
             (m->mix == 0 || g->tp_core / blocks < m->mix))
             m->mix = g->tp_core / blocks, m->mix_mult = q->gcm_mult,
@@ -255,25 +255,26 @@ static const struct width_insns {
     [SILICON_ZMM] = { SIL_VAESENC_Z, SIL_VPCLMULQDQ_Z, SIL_VMIX_Z, 4 },
 };
 
-static int gcm_of(enum silicon_width w, struct silicon_gcm *m)
+static int gcm_of(const struct silicon *l, enum silicon_width w, struct silicon_gcm *m)
 {
-    return gcm_width(widths[w].aes, widths[w].clmul, widths[w].mix, widths[w].blocks, m);
+    return gcm_width(l, widths[w].aes, widths[w].clmul, widths[w].mix, widths[w].blocks, m);
 }
 
 /* The GCM model for rounds on width: xmm, ymm, zmm, or the fastest that was measured (xmm
  * must be: the reduction's figure is PCLMULQDQ's). */
-static int gcm_model(int rounds, enum silicon_width width, struct silicon_gcm *m)
+static int gcm_model(const struct silicon *l, int rounds, enum silicon_width width,
+                     struct silicon_gcm *m)
 {
     *m = (struct silicon_gcm){ .rounds = rounds };
-    if (!need(SIL_PCLMULQDQ, m->why, sizeof m->why))
+    if (!need(l, SIL_PCLMULQDQ, m->why, sizeof m->why))
         return -1;
     if (width != SILICON_BEST)
-        return gcm_of(width, m);
-    if (gcm_of(SILICON_XMM, m) != 0)
+        return gcm_of(l, width, m);
+    if (gcm_of(l, SILICON_XMM, m) != 0)
         return -1;
     for (enum silicon_width w = SILICON_YMM; w <= SILICON_ZMM; w++) {
         struct silicon_gcm x = { .rounds = rounds };
-        if (gcm_of(w, &x) == 0 && x.cycles < m->cycles)
+        if (gcm_of(l, w, &x) == 0 && x.cycles < m->cycles)
             *m = x;
     }
     return 0;
@@ -391,7 +392,7 @@ static int ctr_ceiling(int rounds, enum silicon_width width, double *mbs, char *
 {
     enum silicon_width lo = width == SILICON_BEST ? SILICON_XMM : width;
     enum silicon_width hi = width == SILICON_BEST ? SILICON_ZMM : width;
-    if (!need(widths[lo].aes, why, n))
+    if (!need(&lim, widths[lo].aes, why, n))
         return -1;
     double best = 0;
     for (enum silicon_width w = lo; w <= hi; w++) {
@@ -410,7 +411,7 @@ static int ctr_ceiling(int rounds, enum silicon_width width, double *mbs, char *
 /* CBC: encrypt is one chain (latency), decrypt runs blocks in parallel (throughput). */
 static int cbc_ceiling(int r, int decrypt, double *mbs, char *model, size_t n)
 {
-    if (!need(SIL_AESENC, model, n))
+    if (!need(&lim, SIL_AESENC, model, n))
         return -1;
     const struct silicon_insn_result *a = &lim.insn[SIL_AESENC];
     if (decrypt) {
@@ -428,7 +429,7 @@ static int cbc_ceiling(int r, int decrypt, double *mbs, char *model, size_t n)
 static int gcm_ceiling(int r, enum silicon_width width, double *mbs, char *model, size_t n)
 {
     struct silicon_gcm m;
-    if (gcm_model(r, width, &m) != 0)
+    if (gcm_model(&lim, r, width, &m) != 0)
         return snprintf(model, n, "%s", m.why), -1;
     const struct width_insns *w = &widths[m.blocks == 4 ? SILICON_ZMM : m.blocks == 2
                                                                            ? SILICON_YMM
@@ -453,7 +454,7 @@ static int gcm_ceiling(int r, enum silicon_width width, double *mbs, char *model
 /* SHA: one 64-byte block per rounds x the round instruction's latency (one chain). */
 static int sha_ceiling(enum silicon_insn insn, int rounds, double *mbs, char *model, size_t n)
 {
-    if (!need(insn, model, n))
+    if (!need(&lim, insn, model, n))
         return -1;
     *mbs = rate(64, rounds * lim.insn[insn].lat_core);
     snprintf(model, n, "64 B per %d x %s latency %.2f core cycles", rounds, lim.insn[insn].name,
@@ -598,7 +599,6 @@ static void faster(double *x, double *xt, double y, double yt)
 
 void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
 {
-    static struct silicon held;
     double f = tsc_mhz > 0 ? core_mhz / tsc_mhz : 0;
     for (int i = 0; i < SIL_COUNT; i++) {
         struct silicon_insn_result *r = &l->insn[i];
@@ -607,12 +607,8 @@ void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
         if (r->lat_tsc * f > r->lat_core)
             r->lat_core = r->lat_tsc * f;
     }
-    if (l != &lim) /* the models read the figures held: l's, for as long as they take */
-        held = lim, lim = *l;
-    gcm_model(10, SILICON_BEST, &lim.gcm128);
-    gcm_model(14, SILICON_BEST, &lim.gcm256);
-    if (l != &lim)
-        *l = lim, lim = held;
+    gcm_model(l, 10, SILICON_BEST, &l->gcm128);
+    gcm_model(l, 14, SILICON_BEST, &l->gcm256);
 }
 
 void silicon_merge(const struct silicon *l)
