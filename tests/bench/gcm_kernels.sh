@@ -23,7 +23,7 @@ git show "$ref:asm/x86_64/vaes-common.inc" >"$work/vaes-common.inc" 2>/dev/null 
 flags="-std=gnu11 -O2 -D_GNU_SOURCE -iquote src -iquote asm -iquote tests"
 objs=
 for f in aes-gcm-aesni aes-gcm-vaes aes-gcm-vaes512; do
-    git show "$ref:asm/x86_64/$f.S" 2>/dev/null | sed 's/direct_aes_gcm_/ref_aes_gcm_/g' >"$work/$f.S"
+    git show "$ref:asm/x86_64/$f.S" 2>/dev/null | sed 's/direct_aes_gcm_/ref_aes_gcm_/g; s/direct_ghash1/ref_ghash1/g' >"$work/$f.S"
     if [ -s "$work/$f.S" ]; then
         cc $flags -c -o "$work/$f.o" "$work/$f.S"
         objs="$objs $work/$f.o"
