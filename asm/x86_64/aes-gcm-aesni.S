@@ -228,9 +228,9 @@
  * [hi:mid:lo] folds in two steps, lo into mid, then mid into hi, each a carry-less multiply
  * by x^128 mod the field polynomial's reflected top, 0xc2 << 56 (.Lpoly's high qword), and
  * a swap of halves, as ZGREDUCE of aes-gcm-vaes512.S. Splitting mid into lo and hi first
- * came to the same sum with two shifts and a copy more (17 instructions, 13 now): the
- * kernels ran 1.015-1.027x as fast decrypting, 1.003-1.008x encrypting (Zen 4 VM, AES-128,
- * 16 KiB, three gcm_kernels.sh runs). */
+ * came to the same sum with two shifts, a copy and an XOR more (17 instructions, 13 now):
+ * the kernels ran 1.015-1.027x as fast decrypting, 1.003-1.008x encrypting (Zen 4 VM,
+ * AES-128, 16 KiB, three gcm_kernels.sh runs). */
 .macro GREDUCE
     pxor    %xmm9, %xmm11
     pxor    %xmm10, %xmm11

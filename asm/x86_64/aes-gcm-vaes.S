@@ -4,8 +4,8 @@
  * register. Sixteen blocks per group as eight ymm pairs: while the counter pairs go through
  * the rounds, pair j of the group to hash is multiplied by H^(16-2j), H^(15-2j) or sixteen
  * powers more (hsh, hsh32 of struct direct_ghash_key, side by side, multiplied by x as
- * aes-gcm-aesni.S explains) between the rounds; the lanes are summed and reduced once per two
- * groups. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout, VZEROUPPER at
+ * aes-gcm-aesni.S explains) between the rounds; once per two groups the lanes are reduced,
+ * then added. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout, VZEROUPPER at
  * the end.
  *
  * Registers: %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key (both
@@ -204,9 +204,10 @@
 
 /* Each lane's 256-bit product [hi:mid:lo] reduced, both lanes at once, then the lanes added
  * into Y (%xmm12): ZGREDUCE of aes-gcm-vaes512.S on ymm without VPTERNLOGQ (mid made whole,
- * lo folded into mid, mid into hi). Adding the lanes first and reducing one of them, as
- * GREDUCE of aes-gcm-aesni.S, took 19 instructions (three VEXTRACTI128, two shifts) where
- * this takes 13 (one VEXTRACTI128): 1.016-1.030x as fast at 16 KiB in seven runs of
+ * lo folded into mid, mid into hi; the reduction is linear over GF(2), so reducing each lane
+ * and adding them is the same sum as adding them first). Adding the lanes first and reducing
+ * one, as GREDUCE of aes-gcm-aesni.S, took 19 instructions (three VEXTRACTI128, two shifts)
+ * where this takes 12 (one VEXTRACTI128): 1.016-1.030x as fast at 16 KiB in seven runs of
  * gcm_kernels.sh (Zen 4 VM, AES-128; the same code on both sides reads 0.98-1.03 there),
  * 1.004-1.024x at 1 and 64 KiB. Scratch %ymm0. */
 .macro VGREDUCE
@@ -311,14 +312,14 @@ direct_aes_gcm_dec_vaes:
     .size   direct_aes_gcm_dec_vaes, .-direct_aes_gcm_dec_vaes
 
     .section .rodata
-    .p2align 5
+    .p2align 6                      /* each 32-byte constant within a cache line */
 .Lvpoly: .quad 1, 0xc200000000000000, 1, 0xc200000000000000
 .Lvgbswap32:
     .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 .Lvgbswap:
     .byte   15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-.Lvd1:  .long 1, 0, 0, 0
 .Lvd2:  .long 2, 0, 0, 0, 2, 0, 0, 0
 .Lvb2:  .long 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24
+.Lvd1:  .long 1, 0, 0, 0
 
     .section .note.GNU-stack, "", @progbits
