@@ -8,9 +8,10 @@
  * so one slow spell of the host is not called a trap); still over, the kernel has a layout
  * trap and the run exits 1. AES-128, 16 KiB. On the Zen 4 VM (2026-12-06) it finds one: the
  * AES-NI GCM encryption kernel with the output 64 bytes past the input, 1.17-1.5x on some
- * pages, with the group before or before last hashed alike; its eight-block groups put the
- * next group's loads within reach of the stores before them, and it has no register free to
- * load them earlier. Not fixed (the worker encrypts in place).
+ * pages, with the group before or before last hashed alike. Not understood: its last round
+ * with every load before the first store, and (timing only) the next group's input address
+ * made to wait for this group's last block, left it there. Not fixed; the worker encrypts in
+ * place.
  *   layout_bench [-n LAYOUTS_PER_CLASS] [-s SEED]
  * Built and run by layout.sh. */
 #include <cpuid.h>
