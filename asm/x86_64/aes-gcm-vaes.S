@@ -21,13 +21,13 @@
  * start of each of rounds 1..8, 6.60 with three at their end; the rounds alone 2.57. Here,
  * with the data's byte swaps, Karatsuba half-sums and the sums' XORs all deleted (timing
  * only), 4.45 placed as below and 3.95 spread as in the skeleton; with them, the spread
- * gains nothing (not kept). Deleted alone, the byte swaps (8 VPSHUFB a group) gave 1.04x,
- * the half-sums (8 VPSHUFD, 8 VPXOR) 1.035x, the sums (24 VPXOR) 1.03x; schoolbook instead
- * of Karatsuba (a fourth multiply, no half-sum) 0.91-0.93x; VXORPS for the sums' VPXOR
- * 1.00x; independent VPXORs added to a skeleton's rounds cost 0.07 cycles each. So the gap
- * is the vector ALU work a stitched GCM cannot drop (shuffles the most), competing for the
- * two pipes that also issue VAESENC and VPCLMULQDQ; on AVX2 (no VPTERNLOGQ, sixteen
- * registers) there is no cheaper form of it that we found. */
+ * gains nothing (not kept). Deleted alone, the byte swaps (8 VPSHUFB a group) gave
+ * 1.04-1.05x, the half-sums (8 VPSHUFD, 8 VPXOR) 1.03-1.04x, the sums (24 VPXOR)
+ * 1.02-1.04x; schoolbook instead of Karatsuba (a fourth multiply, no half-sum) 0.91-0.93x;
+ * VXORPS for the sums' VPXOR 1.00x; independent VPXORs added to a skeleton's rounds cost
+ * 0.07 cycles each. So the gap is the vector ALU work a stitched GCM cannot drop (shuffles
+ * the most), competing for the two pipes that also issue VAESENC and VPCLMULQDQ; on AVX2 (no
+ * VPTERNLOGQ, sixteen registers) there is no cheaper form of it that we found. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
@@ -222,7 +222,7 @@
  * lo folded into mid, mid into hi; the reduction is linear over GF(2), so reducing each lane
  * and adding them is the same sum as adding them first). Adding the lanes first and reducing
  * one, as GREDUCE of aes-gcm-aesni.S, took 19 instructions (three VEXTRACTI128, two shifts)
- * where this takes 12 (one VEXTRACTI128): 1.016-1.030x as fast at 16 KiB in seven runs of
+ * where this takes 12 (one VEXTRACTI128): 1.016-1.030x as fast at 16 KiB in five runs of
  * gcm_kernels.sh (Zen 4 VM, AES-128; the same code on both sides reads 0.98-1.03 there),
  * 1.004-1.024x at 1 and 64 KiB. Scratch %ymm0. */
 .macro VGREDUCE
