@@ -291,8 +291,8 @@
  * Groups g0, g1, ...: each hashed while the one after next is encrypted (GCM_ENC_LAG2,
  * vaes-common.inc, says why); hashed groups pair up, g(2i) by H^16..H^9 and g(2i+1) by
  * H^8..H^1, one reduction per pair; a last group without a partner is hashed by H^8..H^1
- * alone. Against hashing the group before (Zen 4 VM, AES-128, 16 KiB, two gcm_kernels.sh
- * runs): 1.023-1.024x, as fast as decryption now. */
+ * alone. Against hashing the group before (Zen 4 VM, AES-128, 16 KiB, three gcm_kernels.sh
+ * runs): 1.023-1.025x, as fast as decryption now. */
     .globl  direct_aes_gcm_enc
     .type   direct_aes_gcm_enc, @function
     .p2align 4

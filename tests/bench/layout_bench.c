@@ -7,7 +7,8 @@
  * each class's slowest layout over the median of the random-gap layouts. A layout over
  * TRAP_RATIO (1.15x) is timed again, alternating with a control layout (the random-gap one
  * nearest the median), and its best time over the control's decides: still over, the
- * kernel has a layout trap and the run exits 1. AES-128, 16 KiB.
+ * kernel has a layout trap and the run exits 1. AES-128, 16 KiB. Before any of it, the
+ * kernel's output is checked (verify); a wrong one is not timed and fails the run too.
  * On the Zen 4 VM (2026-12-06) it finds one: the AES-NI GCM encryption kernel with the
  * output 64 bytes past the input modulo 4 KiB, 1.14-1.31x in four runs (1.5x in an interleaved
  * harness) on some pages, whether it hashes the group before or the one before last
@@ -17,14 +18,16 @@
  * distance the heap sets.
  *   layout_bench [-n LAYOUTS_PER_CLASS] [-s SEED]
  * Built and run by layout.sh; exits 2 on a bad argument or a failed mapping. */
-#include <cpuid.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include <openssl/evp.h>
+
 #include "bench/bench.h"
+#include "cpu.h"
 #include "direct.h"
 #include "silicon.h"
 
@@ -39,6 +42,7 @@ typedef size_t (*gcm_kernel)(const struct direct_aes_key *, const struct direct_
 typedef size_t (*ctr_kernel)(const struct direct_aes_key *, uint8_t *, const uint8_t *, size_t,
                              uint8_t[16]);
 
+static const uint8_t key_bytes[16] = { 1, 2, 3 };
 static struct direct_aes_key key;
 static struct direct_ghash_key gk;
 
@@ -62,43 +66,46 @@ static size_t ctr_aesni(const struct direct_aes_key *k, uint8_t *out, const uint
     return nb;
 }
 
-/* CPUID.1:ECX AES-NI (25), PCLMULQDQ (1), SSSE3 (9), OSXSAVE (27, for XGETBV); CPUID.7.0
- * AVX2 (EBX 5), VAES (ECX 9), VPCLMULQDQ (ECX 10), AVX512F (EBX 16), AVX512BW (EBX 30); XCR0
- * ymm (bits 1-2) and zmm (bits 5-7) state. Level 0 AES-NI, 1 VAES on ymm (the CTR kernel
- * needs no VPCLMULQDQ, the GCM one does: one test for both), 2 on zmm. */
-static int have(int level)
+/* What each level of kernel needs: 0 AES-NI, 1 VAES on ymm (the CTR kernel needs no
+ * VPCLMULQDQ, the GCM one does: one list for both), 2 on zmm. 1 when cpu_feature_status
+ * (src/cpu.c: CPUID, XCR0 and ACCELSCOPE_DENY) allows all of them, else 0 with why. */
+static int have(int level, char *why, size_t n)
 {
-    unsigned a, b, c, d, lo, hi;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 25) || !(c & 1u << 1) || !(c & 1u << 9))
-        return 0;
-    if (level == 0)
-        return 1;
-    if (!(c & 1u << 27) || !__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & 1u << 5) ||
-        !(c & 1u << 9) || !(c & 1u << 10))
-        return 0;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    if ((lo & 6) != 6)
-        return 0;
-    return level == 1 || ((b & 1u << 16) && (b & 1u << 30) && (lo & 0xe0) == 0xe0);
+    static const enum feature need[] = { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
+                                         FEAT_VAES,  FEAT_VPCLMULQDQ, FEAT_AVX2,
+                                         FEAT_AVX512F, FEAT_AVX512BW };
+    static const size_t upto[3] = { 3, 6, 8 };
+    for (size_t i = 0; i < upto[level]; i++)
+        if (!cpu_feature_status(need[i], why, n))
+            return 0;
+    return 1;
 }
 
 struct kernel {
     const char *name;
     const void *fn;
     run_fn run;
-    int level; /* for have() */
+    int level;      /* for have() */
+    int hash_input; /* GCM decryption: hashes what it reads */
 };
 
 static const struct kernel kernels[] = {
-    { "ctr aesni", (const void *)ctr_aesni, run_ctr, 0 },
-    { "ctr ymm  ", (const void *)direct_aes_ctr_vaes, run_ctr, 1 },
-    { "ctr zmm  ", (const void *)direct_aes_ctr_vaes512, run_ctr, 2 },
-    { "gcm aesni enc", (const void *)direct_aes_gcm_enc, run_gcm, 0 },
-    { "gcm aesni dec", (const void *)direct_aes_gcm_dec, run_gcm, 0 },
-    { "gcm ymm   enc", (const void *)direct_aes_gcm_enc_vaes, run_gcm, 1 },
-    { "gcm ymm   dec", (const void *)direct_aes_gcm_dec_vaes, run_gcm, 1 },
-    { "gcm zmm   enc", (const void *)direct_aes_gcm_enc_vaes512, run_gcm, 2 },
-    { "gcm zmm   dec", (const void *)direct_aes_gcm_dec_vaes512, run_gcm, 2 },
+    { .name = "ctr aesni", .fn = (const void *)ctr_aesni, .run = run_ctr, .level = 0 },
+    { .name = "ctr ymm  ", .fn = (const void *)direct_aes_ctr_vaes, .run = run_ctr, .level = 1 },
+    { .name = "ctr zmm  ", .fn = (const void *)direct_aes_ctr_vaes512,
+      .run = run_ctr, .level = 2 },
+    { .name = "gcm aesni enc", .fn = (const void *)direct_aes_gcm_enc,
+      .run = run_gcm, .level = 0 },
+    { .name = "gcm aesni dec", .fn = (const void *)direct_aes_gcm_dec,
+      .run = run_gcm, .level = 0, .hash_input = 1 },
+    { .name = "gcm ymm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes,
+      .run = run_gcm, .level = 1 },
+    { .name = "gcm ymm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes,
+      .run = run_gcm, .level = 1, .hash_input = 1 },
+    { .name = "gcm zmm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes512,
+      .run = run_gcm, .level = 2 },
+    { .name = "gcm zmm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes512,
+      .run = run_gcm, .level = 2, .hash_input = 1 },
 };
 
 /* Thread CPU seconds per 16 B over ~ms of wall time. Ratios need no clock: a host's spell
@@ -139,6 +146,45 @@ static struct layout pick(uint8_t *map, size_t pages, size_t gap)
         po = (size_t)rand() % (pages - 8);
     } while ((pi > po ? pi - po : po - pi) < 8);
     return (struct layout){ map + pi * 4096, map + po * 4096 + gap };
+}
+
+/* Before its times count: the kernel's output on a layout of the trap class against
+ * OpenSSL's AES-128-CTR from a zero counter (the CTR kernels count all 128 bits, the GCM
+ * ones the low 32: the same over these 1024 blocks), and a GCM kernel's hash against
+ * direct_ghash (t_direct checks it against known answers) over the ciphertext. 0 when both
+ * agree; else -1, saying which. */
+static int verify(const struct kernel *k, struct layout l)
+{
+    static const uint8_t iv[16];
+    uint8_t want[BYTES], y[16] = { 0 };
+    int len = 0;
+    for (size_t i = 0; i < BYTES; i++)
+        l.in[i] = (uint8_t)(i * 131 + 7);
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    int ok = x && EVP_EncryptInit_ex(x, EVP_aes_128_ctr(), NULL, key_bytes, iv) &&
+             EVP_EncryptUpdate(x, want, &len, l.in, BYTES) && len == BYTES;
+    EVP_CIPHER_CTX_free(x);
+    if (!ok) {
+        printf("%s  cannot verify: OpenSSL's AES-128-CTR failed\n", k->name);
+        return -1;
+    }
+    size_t done;
+    if (k->run == run_gcm) {
+        struct direct_gcm_state st = { .ctr = { 0 } };
+        done = ((gcm_kernel)k->fn)(&key, &gk, &st, l.out, l.in, BYTES / 16);
+        direct_ghash(y, &gk, k->hash_input ? l.in : l.out, BYTES / 16);
+        if (memcmp(st.y, y, 16)) {
+            printf("%s  WRONG: its hash differs from direct_ghash's; not timed\n", k->name);
+            return -1;
+        }
+    } else {
+        done = k->run(k->fn, l.out, l.in, BYTES / 16);
+    }
+    if (done != BYTES / 16 || memcmp(l.out, want, BYTES)) {
+        printf("%s  WRONG: its output differs from OpenSSL's AES-128-CTR; not timed\n", k->name);
+        return -1;
+    }
+    return 0;
 }
 
 /* A suspect layout timed again, alternating with the control (the random-gap layout nearest
@@ -221,8 +267,9 @@ int main(int argc, char **argv)
                         "finds rarer traps and more false alarms] [-s SEED, default 1]\n");
         return 2;
     }
-    if (!have(0)) {
-        printf("UNAVAILABLE: no AES-NI/PCLMULQDQ/SSSE3\n");
+    char why[160];
+    if (!have(0, why, sizeof why)) {
+        printf("UNAVAILABLE: %s\n", why);
         return 0;
     }
     size_t pages = (64u << 20) / 4096;
@@ -233,9 +280,9 @@ int main(int argc, char **argv)
         return 2;
     }
     memset(map, 0x5a, pages * 4096); /* 64 MiB: many physical pages to sample */
-    static const uint8_t k16[16] = { 1, 2, 3 }, zero[16];
+    static const uint8_t zero[16];
     uint8_t h[16];
-    direct_aes_set_encrypt_key(&key, k16, 128);
+    direct_aes_set_encrypt_key(&key, key_bytes, 128);
     direct_aes_encrypt_block(&key, h, zero);
     direct_ghash_init(&gk, h);
     direct_ghash_shift(&gk);
@@ -246,13 +293,13 @@ int main(int argc, char **argv)
            TRAP_RATIO);
     int traps = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-        if (!have(kernels[i].level))
-            printf("%s  UNAVAILABLE: no %s\n", kernels[i].name,
-                   kernels[i].level == 1 ? "VAES/VPCLMULQDQ/AVX2 with ymm state"
-                                         : "VAES/VPCLMULQDQ with AVX512F/BW and zmm state");
+        if (!have(kernels[i].level, why, sizeof why))
+            printf("%s  UNAVAILABLE: %s\n", kernels[i].name, why);
+        else if (verify(&kernels[i], pick(map, pages, 64)))
+            traps++;
         else
             traps += judge(&kernels[i], map, pages, n, core_mhz);
     }
-    printf("%d kernel(s) with a layout trap\n", traps);
+    printf("%d kernel(s) with a layout trap or a wrong output\n", traps);
     return traps != 0;
 }
