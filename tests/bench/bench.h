@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "algo.h"
+#include "cpu.h"
 #include "impl.h"
 
 /* Thread CPU seconds: a busy shared machine steals wall time, not this. A system call (no
@@ -31,6 +32,23 @@ static inline double bench_now_wall(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* What each level of accelscope's x86-64 kernels (asm/x86_64/) needs: 0 AES-NI (with
+ * PCLMULQDQ and SSSE3 for GCM), 1 VAES on ymm (the CTR kernel needs no VPCLMULQDQ, the GCM
+ * one does: one list for both), 2 VAES on zmm. 1 when cpu_feature_status (src/cpu.c: CPUID,
+ * XCR0 and ACCELSCOPE_DENY) allows every feature of the level, else 0 with why: the benches
+ * then print UNAVAILABLE and the project's reason, and obey a deny list as the suites do. */
+static inline int bench_kernel_level_ok(int level, char *why, size_t n)
+{
+    static const enum feature need[] = { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
+                                         FEAT_VAES,  FEAT_VPCLMULQDQ, FEAT_AVX2,
+                                         FEAT_AVX512F, FEAT_AVX512BW };
+    static const size_t upto[3] = { 3, 6, 8 };
+    for (size_t i = 0; i < upto[level]; i++)
+        if (!cpu_feature_status(need[i], why, n))
+            return 0;
+    return 1;
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

@@ -12,7 +12,6 @@
  * slower on some pages: vaes-common.inc, ZLAST). Built and run by gcm_kernels.sh. GCMK_DESCRIBE=1
  * prints the measured limits first; GCMK_NOCHECK=1 times even sides that disagree (for
  * experiments that take instructions out of a kernel to see what they cost). */
-#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,54 +40,25 @@ REF_KERNEL(ref_aes_gcm_dec_vaes512);
 struct pair {
     const char *name;
     gcm_kernel old, cur;
-    int vaes; /* 0 AES-NI, 1 VAES on ymm, 2 VAES on zmm */
+    int level; /* bench_kernel_level_ok (bench.h): 0 AES-NI, 1 VAES on ymm, 2 on zmm */
 };
 
 static const struct pair pairs[] = {
-    { "aesni enc", ref_aes_gcm_enc, direct_aes_gcm_enc, 0 },
-    { "aesni dec", ref_aes_gcm_dec, direct_aes_gcm_dec, 0 },
-    { "vaes  enc", ref_aes_gcm_enc_vaes, direct_aes_gcm_enc_vaes, 1 },
-    { "vaes  dec", ref_aes_gcm_dec_vaes, direct_aes_gcm_dec_vaes, 1 },
-    { "zmm   enc", ref_aes_gcm_enc_vaes512, direct_aes_gcm_enc_vaes512, 2 },
-    { "zmm   dec", ref_aes_gcm_dec_vaes512, direct_aes_gcm_dec_vaes512, 2 },
+    { .name = "aesni enc", .old = ref_aes_gcm_enc, .cur = direct_aes_gcm_enc, .level = 0 },
+    { .name = "aesni dec", .old = ref_aes_gcm_dec, .cur = direct_aes_gcm_dec, .level = 0 },
+    { .name = "vaes  enc", .old = ref_aes_gcm_enc_vaes, .cur = direct_aes_gcm_enc_vaes,
+      .level = 1 },
+    { .name = "vaes  dec", .old = ref_aes_gcm_dec_vaes, .cur = direct_aes_gcm_dec_vaes,
+      .level = 1 },
+    { .name = "zmm   enc", .old = ref_aes_gcm_enc_vaes512, .cur = direct_aes_gcm_enc_vaes512,
+      .level = 2 },
+    { .name = "zmm   dec", .old = ref_aes_gcm_dec_vaes512, .cur = direct_aes_gcm_dec_vaes512,
+      .level = 2 },
 };
 
 static struct direct_aes_key key;
 static struct direct_ghash_key gk;
 static uint8_t *in, *out;
-
-/* VAES (CPUID.7.0:ECX[9]), VPCLMULQDQ (ECX[10]), AVX2 (EBX[5]) and OS-enabled ymm state. */
-static int have_vaes(void)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & 1u << 5) || !(c & 1u << 9) ||
-        !(c & 1u << 10))
-        return 0;
-    __get_cpuid(1, &a, &b, &c, &d);
-    if (!(c & 1u << 27))
-        return 0;
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (lo & 6) == 6;
-}
-
-/* The zmm kernel's needs on top: AVX512F (CPUID.7.0:EBX[16]), AVX512BW (EBX[30]) and the
- * opmask and ZMM state enabled in XCR0 (bits 5-7). */
-static int have_vaes512(void)
-{
-    unsigned a, b, c, d, lo, hi;
-    if (!have_vaes() || !__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & 1u << 16) ||
-        !(b & 1u << 30))
-        return 0;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (lo & 0xe0) == 0xe0;
-}
-
-static int have_aesni(void)
-{
-    unsigned a, b, c, d;
-    return __get_cpuid(1, &a, &b, &c, &d) && (c & 1u << 25) && (c & 1u << 1) && (c & 1u << 9);
-}
 
 /* 0 when old and new agree on output, counter and Y for several lengths up to max blocks
  * (from counters that wrap their last 32 bits within the first groups). */
@@ -199,8 +169,9 @@ int main(int argc, char **argv)
     struct opts o;
     if (parse(argc, argv, &o))
         return 2;
-    if (!have_aesni()) {
-        printf("UNAVAILABLE: no AES-NI/PCLMULQDQ/SSSE3\n");
+    char why[160];
+    if (!bench_kernel_level_ok(0, why, sizeof why)) {
+        printf("UNAVAILABLE: %s\n", why);
         return 0;
     }
     setup(&o);
@@ -212,11 +183,8 @@ int main(int argc, char **argv)
     int bad = 0;
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const struct pair *p = &pairs[i];
-        if (p->vaes == 1 && !have_vaes())
-            printf("%s  UNAVAILABLE: no VAES/VPCLMULQDQ/AVX2\n", p->name);
-        else if (p->vaes == 2 && !have_vaes512())
-            printf("%s  UNAVAILABLE: no VAES/VPCLMULQDQ with AVX512F/BW and ZMM state\n",
-                   p->name);
+        if (!bench_kernel_level_ok(p->level, why, sizeof why))
+            printf("%s  UNAVAILABLE: %s\n", p->name, why);
         else if (!p->old)
             printf("%s  UNAVAILABLE: the reference commit has no such kernel\n", p->name);
         else if (!getenv("GCMK_NOCHECK") && agree(p, o.bytes / 16))

@@ -27,7 +27,6 @@
 #include <openssl/evp.h>
 
 #include "bench/bench.h"
-#include "cpu.h"
 #include "direct.h"
 #include "silicon.h"
 
@@ -66,26 +65,11 @@ static size_t ctr_aesni(const struct direct_aes_key *k, uint8_t *out, const uint
     return nb;
 }
 
-/* What each level of kernel needs: 0 AES-NI, 1 VAES on ymm (the CTR kernel needs no
- * VPCLMULQDQ, the GCM one does: one list for both), 2 on zmm. 1 when cpu_feature_status
- * (src/cpu.c: CPUID, XCR0 and ACCELSCOPE_DENY) allows all of them, else 0 with why. */
-static int have(int level, char *why, size_t n)
-{
-    static const enum feature need[] = { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
-                                         FEAT_VAES,  FEAT_VPCLMULQDQ, FEAT_AVX2,
-                                         FEAT_AVX512F, FEAT_AVX512BW };
-    static const size_t upto[3] = { 3, 6, 8 };
-    for (size_t i = 0; i < upto[level]; i++)
-        if (!cpu_feature_status(need[i], why, n))
-            return 0;
-    return 1;
-}
-
 struct kernel {
     const char *name;
     const void *fn;
     run_fn run;
-    int level;      /* for have() */
+    int level;      /* for bench_kernel_level_ok() (bench.h) */
     int hash_input; /* GCM decryption: hashes what it reads */
 };
 
@@ -268,7 +252,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char why[160];
-    if (!have(0, why, sizeof why)) {
+    if (!bench_kernel_level_ok(0, why, sizeof why)) {
         printf("UNAVAILABLE: %s\n", why);
         return 0;
     }
@@ -293,7 +277,7 @@ int main(int argc, char **argv)
            TRAP_RATIO);
     int traps = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-        if (!have(kernels[i].level, why, sizeof why))
+        if (!bench_kernel_level_ok(kernels[i].level, why, sizeof why))
             printf("%s  UNAVAILABLE: %s\n", kernels[i].name, why);
         else if (verify(&kernels[i], pick(map, pages, 64)))
             traps++;
