@@ -26,8 +26,15 @@
  * 1.02-1.04x; schoolbook instead of Karatsuba (a fourth multiply, no half-sum) 0.91-0.93x;
  * VXORPS for the sums' VPXOR 1.00x; independent VPXORs added to a skeleton's rounds cost
  * 0.07 cycles each. So the gap is the vector ALU work a stitched GCM cannot drop (shuffles
- * the most), competing for the two pipes that also issue VAESENC and VPCLMULQDQ; on AVX2 (no
- * VPTERNLOGQ, sixteen registers) there is no cheaper form of it that we found. */
+ * the most); on AVX2 (no VPTERNLOGQ, sixteen registers) there is no cheaper form of it that
+ * we found. It costs as instructions, not only as vector pipe time: independent integer LEAs,
+ * which no vector pipe issues, cost alike (added at each group's start, gcm_kernels.sh,
+ * timing only: 16 of them 0.97x, 64 0.85-0.87x, 64 NOPs 0.95-0.97x), where the zmm kernel
+ * absorbs most of the same (64 a sixteen blocks there 0.92-0.93x). This kernel's ~220
+ * instructions a group seem to fill what the core holds in flight (our reading: no
+ * performance counters on the VM). Whitened counters made in general registers, as OpenSSL
+ * makes them (sixteen dwords a group, loaded by eight VMOVDQA in place of VPADDD and VPXOR),
+ * ran 0.88-0.92x written one group ahead, 0.84-0.88x two ahead: more instructions in all. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
