@@ -1,5 +1,7 @@
-/* What the side-by-side benchmarks share: thread CPU time, medians, and one implementation
- * set up for timing through the same init/op the engine uses. */
+/* What the side-by-side benchmarks share: thread CPU time, medians, one implementation set
+ * up for timing through the same init/op the engine uses, and the feature checks (the deny
+ * list's words, each kernel level's features) that make a bench obey ACCELSCOPE_DENY as the
+ * product and the suites do. */
 #ifndef ACCELSCOPE_BENCH_H
 #define ACCELSCOPE_BENCH_H
 
@@ -34,17 +36,34 @@ static inline double bench_now_wall(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* 0, or 2 (the exit status for bad input) with the accepted words on stderr when
+ * ACCELSCOPE_DENY holds a word that names no feature: a misspelt deny word would time what
+ * it was meant to switch off. */
+static inline int bench_deny_check(const char *prog)
+{
+    char why[512];
+    if (cpu_deny_check(why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "%s: %s\n", prog, why);
+    return 2;
+}
+
 /* What each level of accelscope's x86-64 kernels (asm/x86_64/) needs: 0 AES-NI (with
  * PCLMULQDQ and SSSE3 for GCM), 1 VAES on ymm (the CTR kernel needs no VPCLMULQDQ, the GCM
- * one does: one list for both), 2 VAES on zmm. 1 when cpu_feature_status (src/cpu.c: CPUID,
- * XCR0 and ACCELSCOPE_DENY) allows every feature of the level, else 0 with why: the benches
- * then print UNAVAILABLE and the project's reason, and obey a deny list as the suites do. */
+ * one does: one list for both), 2 VAES on zmm; the lists of backends/direct.c. 1 when
+ * cpu_feature_status (CPUID and XCR0 read in src/cpu_x86.c, ACCELSCOPE_DENY in src/cpu.c)
+ * allows every feature of the level, else 0 with why: the benches then print UNAVAILABLE and
+ * the project's reason. */
 static inline int bench_kernel_level_ok(int level, char *why, size_t n)
 {
     static const enum feature need[] = { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
                                          FEAT_VAES,  FEAT_VPCLMULQDQ, FEAT_AVX2,
                                          FEAT_AVX512F, FEAT_AVX512BW };
     static const size_t upto[3] = { 3, 6, 8 };
+    if (level < 0 || level > 2) {
+        snprintf(why, n, "no kernel level %d (0 AES-NI, 1 VAES ymm, 2 VAES zmm)", level);
+        return 0;
+    }
     for (size_t i = 0; i < upto[level]; i++)
         if (!cpu_feature_status(need[i], why, n))
             return 0;

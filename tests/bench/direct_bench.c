@@ -517,6 +517,8 @@ static int report_job(const struct job *j, struct run *u, double ref)
 
 int main(int argc, char **argv)
 {
+    if (bench_deny_check("direct_bench"))
+        return 2;
     int reps = 5;
     double ms = 60, slice_ms = 3;
     struct job jobs[64];

@@ -166,6 +166,8 @@ static void time_pair(const struct pair *p, const struct opts *o)
 
 int main(int argc, char **argv)
 {
+    if (bench_deny_check("gcm_kernels_bench"))
+        return 2;
     struct opts o;
     if (parse(argc, argv, &o))
         return 2;

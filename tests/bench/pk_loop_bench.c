@@ -144,6 +144,8 @@ out:
 
 int main(int argc, char **argv)
 {
+    if (bench_deny_check("pk_loop_bench"))
+        return 2;
     static const char *const algs[] = { "rsa2048-sign", "rsa2048-verify", "ecdsa-p256-sign",
                                         "ecdsa-p256-verify", "x25519" };
     int repeats = 15, fail = 0;

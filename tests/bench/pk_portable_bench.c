@@ -219,6 +219,8 @@ static int measure(const struct pk_case *c, int repeats, double ms)
 
 int main(int argc, char **argv)
 {
+    if (bench_deny_check("pk_portable_bench"))
+        return 2;
     int repeats = 7;
     double ms = 200;
     for (int i = 1; i < argc; i++) {
