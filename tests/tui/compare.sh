@@ -142,14 +142,15 @@ tui_keys bad 1 r
 check "save: a failure says why" bad 'done in .* · not saved: cannot create .*notadir' 60
 tui_keys bad q
 
-# 9b. Rounds retaken (a worker's first sample stretched and marked as descheduled, the test
-#     hook of t_engine): last on the status line, after where the run went, its share and
-#     commonest reason (this machine's own retakes may outnumber the injected ones, so any
-#     reason's word), and the saved CSV has the injected ones. The first sample, not the
-#     second as t_engine takes: a one-worker cell alternates two worker processes, round by
-#     round, and at 0.05 s a cell on a noisy host can end after two rounds, one sample each,
-#     so a second sample never came (CI, 2026-12-06: every row "slow-memory:2", no
-#     descheduled; the same seen headless with `run -T 0.05`).
+# 9b. Rounds retaken (each worker process's first sample stretched and marked as descheduled,
+#     the test hook of t_engine; a one-worker cell alternates two processes, so its rounds 0
+#     and 1): on the status line after where the run went, its share and commonest reason
+#     (this machine's own retakes may outnumber the injected ones, so any reason's word), and
+#     the saved CSV has the injected ones. The first sample, not the second as t_engine takes
+#     (one paced worker, no time budget): at 0.05 s a cell on a noisy host, on a column's
+#     second visit after a spell, can end after one or two rounds, and then no process took a
+#     second sample (CI on f74766a: every row "slow-memory:2", no descheduled; headless,
+#     `run -T 0.05` beside a memory hog, 5 of 18 rows without it).
 dxdg=$tmp/xdg-dis
 tui_start dis 220 40 "$tmp" env XDG_DATA_HOME="$dxdg" ACCELSCOPE_TEST_FAULTS=1 \
     ACCELSCOPE_TEST_DISTURB=0 "$bin"
@@ -162,7 +163,8 @@ name="retaken: the saved CSV's retaken_why has the injected descheduled rounds"
 dcsv=$(ls "$dxdg"/accelscope/results/*.csv 2>/dev/null | head -1)
 if grep -q 'descheduled:[1-9]' "$dcsv" 2>/dev/null; then ok "$name"; else
     bad "$name" dis
-    # Seen failing in CI (1aac3bb; 2026-12-06, with the second sample: 9b): what each saved row said.
+    # Seen failing in CI on 1aac3bb and f74766a, both with the second sample (see 9b): what
+    # each saved row said.
     echo "---- $dcsv, algorithm path implementation status rounds disturbed retaken_why:"
     python3 -c 'import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
