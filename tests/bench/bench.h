@@ -1,6 +1,6 @@
 /* What the side-by-side benchmarks share: thread CPU time, medians, one implementation set
  * up for timing through the same init/op the engine uses, and the feature checks (the deny
- * list's words, each kernel level's features) that make a bench obey ACCELSCOPE_DENY as the
+ * list's words, a kernel's product row) that make a bench obey ACCELSCOPE_DENY as the
  * product and the suites do. */
 #ifndef ACCELSCOPE_BENCH_H
 #define ACCELSCOPE_BENCH_H
@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "algo.h"
+#include "all.h"
 #include "cpu.h"
 #include "impl.h"
 
@@ -48,26 +49,20 @@ static inline int bench_deny_check(const char *prog)
     return 2;
 }
 
-/* What each level of accelscope's x86-64 kernels (asm/x86_64/) needs: 0 AES-NI (with
- * PCLMULQDQ and SSSE3 for GCM), 1 VAES on ymm (the CTR kernel needs no VPCLMULQDQ, the GCM
- * one does: one list for both), 2 VAES on zmm; the lists of backends/direct.c. 1 when
- * cpu_feature_status (CPUID and XCR0 read in src/cpu_x86.c, ACCELSCOPE_DENY in src/cpu.c)
- * allows every feature of the level, else 0 with why: the benches then print UNAVAILABLE and
- * the project's reason. */
-static inline int bench_kernel_level_ok(int level, char *why, size_t n)
+/* Whether the product's row of a kernel (backends/direct.c, e.g. "aes-128-gcm" and
+ * "direct-vaes512") can run here: its own check, so the features each kernel needs are
+ * listed once, there (CPUID and XCR0 read in src/cpu_x86.c, ACCELSCOPE_DENY applied in
+ * src/cpu.c). 1, or 0 with why: the benches then print UNAVAILABLE and the project's reason.
+ * Only the direct backend is looked in, so a bench links no other backend. */
+static inline int bench_direct_ok(const char *alg, const char *name, char *why, size_t n)
 {
-    static const enum feature need[] = { FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3,
-                                         FEAT_VAES,  FEAT_VPCLMULQDQ, FEAT_AVX2,
-                                         FEAT_AVX512F, FEAT_AVX512BW };
-    static const size_t upto[3] = { 3, 6, 8 };
-    if (level < 0 || level > 2) {
-        snprintf(why, n, "no kernel level %d (0 AES-NI, 1 VAES ymm, 2 VAES zmm)", level);
-        return 0;
-    }
-    for (size_t i = 0; i < upto[level]; i++)
-        if (!cpu_feature_status(need[i], why, n))
-            return 0;
-    return 1;
+    size_t count;
+    const struct impl *l = backend_direct.impls(&count);
+    for (size_t i = 0; i < count; i++)
+        if (!strcmp(l[i].alg, alg) && !strcmp(l[i].name, name))
+            return l[i].check(&l[i], why, n) == 0;
+    snprintf(why, n, "no %s row %s among the direct kernels of this build", alg, name);
+    return 0;
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

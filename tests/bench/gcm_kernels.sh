@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 # the old kernels with the old shared macros (#include "..." looks beside the .S first); a
 # kernel the reference commit does not have is left out (its row says so)
 git show "$ref:asm/x86_64/vaes-common.inc" >"$work/vaes-common.inc" 2>/dev/null || rm -f "$work/vaes-common.inc"
-flags="-std=gnu11 -O2 -D_GNU_SOURCE -iquote src -iquote asm -iquote tests"
+flags="-std=gnu11 -O2 -D_GNU_SOURCE -iquote src -iquote backends -iquote asm -iquote tests"
 objs=
 for f in aes-gcm-aesni aes-gcm-vaes aes-gcm-vaes512; do
     git show "$ref:asm/x86_64/$f.S" 2>/dev/null | sed 's/direct_aes_gcm_/ref_aes_gcm_/g; s/direct_ghash1/ref_ghash1/g' >"$work/$f.S"

@@ -40,20 +40,20 @@ REF_KERNEL(ref_aes_gcm_dec_vaes512);
 struct pair {
     const char *name;
     gcm_kernel old, cur;
-    int level; /* bench_kernel_level_ok (bench.h): 0 AES-NI, 1 VAES on ymm, 2 on zmm */
+    const char *row; /* the product's aes-128-gcm row of cur (bench_direct_ok, bench.h) */
 };
 
 static const struct pair pairs[] = {
-    { .name = "aesni enc", .old = ref_aes_gcm_enc, .cur = direct_aes_gcm_enc, .level = 0 },
-    { .name = "aesni dec", .old = ref_aes_gcm_dec, .cur = direct_aes_gcm_dec, .level = 0 },
+    { .name = "aesni enc", .old = ref_aes_gcm_enc, .cur = direct_aes_gcm_enc, .row = "direct" },
+    { .name = "aesni dec", .old = ref_aes_gcm_dec, .cur = direct_aes_gcm_dec, .row = "direct" },
     { .name = "vaes  enc", .old = ref_aes_gcm_enc_vaes, .cur = direct_aes_gcm_enc_vaes,
-      .level = 1 },
+      .row = "direct-vaes" },
     { .name = "vaes  dec", .old = ref_aes_gcm_dec_vaes, .cur = direct_aes_gcm_dec_vaes,
-      .level = 1 },
+      .row = "direct-vaes" },
     { .name = "zmm   enc", .old = ref_aes_gcm_enc_vaes512, .cur = direct_aes_gcm_enc_vaes512,
-      .level = 2 },
+      .row = "direct-vaes512" },
     { .name = "zmm   dec", .old = ref_aes_gcm_dec_vaes512, .cur = direct_aes_gcm_dec_vaes512,
-      .level = 2 },
+      .row = "direct-vaes512" },
 };
 
 static struct direct_aes_key key;
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &o))
         return 2;
     char why[160];
-    if (!bench_kernel_level_ok(0, why, sizeof why)) {
+    if (!bench_direct_ok("aes-128-gcm", "direct", why, sizeof why)) {
         printf("UNAVAILABLE: %s\n", why);
         return 0;
     }
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
     int bad = 0;
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const struct pair *p = &pairs[i];
-        if (!bench_kernel_level_ok(p->level, why, sizeof why))
+        if (!bench_direct_ok("aes-128-gcm", p->row, why, sizeof why))
             printf("%s  UNAVAILABLE: %s\n", p->name, why);
         else if (!p->old)
             printf("%s  UNAVAILABLE: the reference commit has no such kernel\n", p->name);

@@ -14,7 +14,7 @@ BUILD=build/native
 make --no-print-directory -s "$BUILD/libaccelscope.a" || exit 2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -iquote src -iquote asm -iquote tests \
+cc -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -iquote src -iquote backends -iquote asm -iquote tests \
     -o "$work/layout_bench" tests/bench/layout_bench.c "$BUILD/libaccelscope.a" \
     $(pkg-config --libs libcrypto ncursesw 2>/dev/null) -lcpuid -lpthread -lm || exit 2
 "$work/layout_bench" "$@"

@@ -69,27 +69,29 @@ struct kernel {
     const char *name;
     const void *fn;
     run_fn run;
-    int level;      /* for bench_kernel_level_ok() (bench.h) */
+    const char *alg, *row; /* the product's row of the kernel (bench_direct_ok, bench.h) */
     int hash_input; /* GCM decryption: hashes what it reads */
 };
 
 static const struct kernel kernels[] = {
-    { .name = "ctr aesni", .fn = (const void *)ctr_aesni, .run = run_ctr, .level = 0 },
-    { .name = "ctr ymm  ", .fn = (const void *)direct_aes_ctr_vaes, .run = run_ctr, .level = 1 },
-    { .name = "ctr zmm  ", .fn = (const void *)direct_aes_ctr_vaes512,
-      .run = run_ctr, .level = 2 },
-    { .name = "gcm aesni enc", .fn = (const void *)direct_aes_gcm_enc,
-      .run = run_gcm, .level = 0 },
-    { .name = "gcm aesni dec", .fn = (const void *)direct_aes_gcm_dec,
-      .run = run_gcm, .level = 0, .hash_input = 1 },
-    { .name = "gcm ymm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes,
-      .run = run_gcm, .level = 1 },
-    { .name = "gcm ymm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes,
-      .run = run_gcm, .level = 1, .hash_input = 1 },
-    { .name = "gcm zmm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes512,
-      .run = run_gcm, .level = 2 },
-    { .name = "gcm zmm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes512,
-      .run = run_gcm, .level = 2, .hash_input = 1 },
+    { .name = "ctr aesni", .fn = (const void *)ctr_aesni, .run = run_ctr,
+      .alg = "aes-128-ctr", .row = "direct" },
+    { .name = "ctr ymm  ", .fn = (const void *)direct_aes_ctr_vaes, .run = run_ctr,
+      .alg = "aes-128-ctr", .row = "direct-vaes" },
+    { .name = "ctr zmm  ", .fn = (const void *)direct_aes_ctr_vaes512, .run = run_ctr,
+      .alg = "aes-128-ctr", .row = "direct-vaes512" },
+    { .name = "gcm aesni enc", .fn = (const void *)direct_aes_gcm_enc, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct" },
+    { .name = "gcm aesni dec", .fn = (const void *)direct_aes_gcm_dec, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct", .hash_input = 1 },
+    { .name = "gcm ymm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct-vaes" },
+    { .name = "gcm ymm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct-vaes", .hash_input = 1 },
+    { .name = "gcm zmm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes512, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct-vaes512" },
+    { .name = "gcm zmm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes512, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct-vaes512", .hash_input = 1 },
 };
 
 /* Thread CPU seconds per 16 B over ~ms of wall time. Ratios need no clock: a host's spell
@@ -254,7 +256,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char why[160];
-    if (!bench_kernel_level_ok(0, why, sizeof why)) {
+    if (!bench_direct_ok("aes-128-gcm", "direct", why, sizeof why)) {
         printf("UNAVAILABLE: %s\n", why);
         return 0;
     }
@@ -279,7 +281,7 @@ int main(int argc, char **argv)
            TRAP_RATIO);
     int traps = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-        if (!bench_kernel_level_ok(kernels[i].level, why, sizeof why))
+        if (!bench_direct_ok(kernels[i].alg, kernels[i].row, why, sizeof why))
             printf("%s  UNAVAILABLE: %s\n", kernels[i].name, why);
         else if (verify(&kernels[i], pick(map, pages, 64)))
             traps++;
