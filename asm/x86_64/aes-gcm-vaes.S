@@ -37,7 +37,14 @@
  * ran 0.88-0.92x written one group ahead, 0.84-0.88x two ahead: more instructions in all.
  * Nor do fewer instructions win by loads: the round keys broadcast once to a table on the
  * stack and taken as VAESENC's memory operand (ten instructions a group fewer, eighty loads
- * more) ran 0.97-0.985x. */
+ * more) ran 0.97-0.985x. Nor is it where the multiplies sit, though on Zen 4 VPCLMULQDQ ymm
+ * issues once per two cycles and so bounds the ceiling: the 32 steps of a group's eight
+ * multiplies spread evenly over rounds 1..9 and the last, over rounds 1..6 or 1..7, or two
+ * VAESENCs apart over rounds 2..9, ran 0.972-0.993x (gcm_kernels.sh, 2026-12-06, a calm
+ * host); nor the memory traffic or the counters (timing only): no output stores 0.99-1.04x,
+ * the key powers from a register 1.01-1.03x, the byte-swap mask from a register 0.99-1.01x,
+ * no counter carried from group to group 0.99-1.01x, the eight counters each from the first
+ * (no chain) 0.98-1.01x. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
