@@ -66,6 +66,14 @@ static int parse(int argc, char **argv, struct compare_opts *o)
     char why[1024];
     if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
         return usage_error("%s", why);
+    /* --force replaces a file, never one of the runs being read */
+    for (int i = optind; o->csv && i < argc; i++)
+        if (csv_same_file(o->csv, argv[i]))
+        {
+            snprintf(why, sizeof why, "--csv '%s' is one of the files to compare (%s): give the "
+                     "table another name", o->csv, argv[i]);
+            return usage_error("%s", why);
+        }
     return 0;
 }
 

@@ -134,6 +134,10 @@ static void label(struct compare_table *t)
                 ADD(1, " (%c)", s->letter);
                 break;
             }
+        /* what the CSV says is shown on terminals: no control character gets through */
+        char safe[sizeof s->label];
+        if (export_shown(s->label, safe, sizeof safe) == safe)
+            memcpy(s->label, safe, sizeof safe);
 #undef ADD
     }
 }
@@ -273,9 +277,12 @@ static const char *path_shown(const char *id)
 /* "hardware", or "hardware 2t" for a row of 2 workers. */
 static const char *path_cell(const struct compare_row *r, char *b, size_t n)
 {
-    if (r->threads <= 1)
-        return path_shown(r->path);
-    snprintf(b, n, "%s %dt", path_shown(r->path), r->threads);
+    char safe[64];
+    const char *p = export_shown(path_shown(r->path), safe, sizeof safe);
+    if (r->threads > 1)
+        snprintf(b, n, "%s %dt", p, r->threads);
+    else
+        snprintf(b, n, "%s", p);
     return b;
 }
 
@@ -328,10 +335,13 @@ static void write_sides_text(FILE *f, const struct compare_table *t)
 {
     for (size_t k = 0; k < t->nsides; k++) {
         const struct compare_side *s = &t->sides[k];
+        char b[5][256];
         fprintf(f, "%c  %s\n   cpu %s; kernel %s; %s; run %s; %s (%zu rows)\n", s->letter,
-                s->label, *s->cpu ? s->cpu : "?", *s->kernel ? s->kernel : "?",
-                *s->openssl ? s->openssl : "OpenSSL ?", *s->timestamp ? s->timestamp : "?",
-                s->file, s->rows);
+                s->label, *s->cpu ? export_shown(s->cpu, b[0], sizeof b[0]) : "?",
+                *s->kernel ? export_shown(s->kernel, b[1], sizeof b[1]) : "?",
+                *s->openssl ? export_shown(s->openssl, b[2], sizeof b[2]) : "OpenSSL ?",
+                *s->timestamp ? export_shown(s->timestamp, b[3], sizeof b[3]) : "?",
+                export_shown(s->file, b[4], sizeof b[4]), s->rows);
     }
     fprintf(f, "\nBest verified MB/s (10^6 bytes/s) of each %s; %c/A: the figure over A's.\n",
             t->by_impl ? "implementation" : "path", t->nsides > 1 ? 'B' : 'A');
@@ -344,8 +354,10 @@ static void write_text(FILE *f, const struct compare_table *t)
     write_sides_text(f, t);
     for (size_t i = 0; i < t->nrows; i++) {
         const struct compare_row *r = &t->rows[i];
+        char sa[64], sd[32], si[64];
         if (block_start(t, i)) {
-            fprintf(f, "\n%-16s %-7s %-9s %-8s", r->algorithm, r->direction, "size", "path");
+            fprintf(f, "\n%-16s %-7s %-9s %-8s", export_shown(r->algorithm, sa, sizeof sa),
+                    export_shown(r->direction, sd, sizeof sd), "size", "path");
             if (t->by_impl)
                 fprintf(f, " %-24s", "implementation");
             for (size_t k = 0; k < t->nsides; k++)
@@ -359,7 +371,7 @@ static void write_text(FILE *f, const struct compare_table *t)
         fprintf(f, "  %-22s %-9s %-8s", "", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
                 path_cell(r, pb, sizeof pb));
         if (t->by_impl)
-            fprintf(f, " %-24s", r->implementation);
+            fprintf(f, " %-24s", export_shown(r->implementation, si, sizeof si));
         for (size_t k = 0; k < t->nsides; k++)
             fig_text(f, r, &r->fig[k], 10);
         for (size_t k = 1; k < t->nsides; k++)
@@ -432,8 +444,10 @@ static void write_markdown(FILE *f, const struct compare_table *t)
     for (size_t i = 0; i < t->nrows; i++) {
         const struct compare_row *r = &t->rows[i];
         if (block_start(t, i)) {
-            fprintf(f, "\n### %s%s%s\n\n| Size | Path |%s", r->algorithm, *r->direction ? " " : "",
-                    r->direction, t->by_impl ? " Implementation |" : "");
+            char sa[64], sd[32];
+            fprintf(f, "\n### %s%s%s\n\n| Size | Path |%s", export_shown(r->algorithm, sa, sizeof sa),
+                    *r->direction ? " " : "", export_shown(r->direction, sd, sizeof sd),
+                    t->by_impl ? " Implementation |" : "");
             for (size_t k = 0; k < t->nsides; k++)
                 fprintf(f, " %c %s |", t->sides[k].letter, algo_unit(row_algo(r)));
             for (size_t k = 1; k < t->nsides; k++)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,21 @@ static const char *folder(const char *path, char *buf, size_t n)
 {
     snprintf(buf, n, "%s", path);
     return dirname(buf);
+}
+
+int csv_same_file(const char *a, const char *b)
+{
+    if (!strcmp(a, "-") || !strcmp(b, "-"))
+        return 0;
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea || eb) /* hard and symbolic links, "./x" and "x": one inode */
+        return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ba[4096], bb[4096], ra[PATH_MAX], rb[PATH_MAX];
+    if (!realpath(folder(a, ba, sizeof ba), ra) || !realpath(folder(b, bb, sizeof bb), rb))
+        return !strcmp(a, b);
+    const char *na = strrchr(a, '/'), *nb = strrchr(b, '/');
+    return !strcmp(ra, rb) && !strcmp(na ? na + 1 : a, nb ? nb + 1 : b);
 }
 
 int csv_check_dest(const char *path, int force, char *why, size_t wn)

@@ -18,6 +18,10 @@ int csv_write_stream(FILE *f, const struct cell *rows, size_t n);
  * force is 0 (a caller may ask, then pass force); -1 and why when it can never be written. */
 int csv_check_dest(const char *path, int force, char *why, size_t wn);
 
+/* 1 when a and b name one file, however spelt: the same inode where either exists, else
+ * the same name in the same folder; "-" (standard output) is never a file. */
+int csv_same_file(const char *a, const char *b);
+
 /* Writes to a temporary file beside path and renames it into place: readers see the old
  * file or the whole new one. Without force an existing path is never replaced.
  * "-" writes to stdout. 0, or -1 and why (nothing is left behind). */

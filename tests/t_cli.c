@@ -48,7 +48,7 @@ struct bad {
 
 static void test_bad_input(const char *dir)
 {
-    char csv[512], args[1024];
+    char csv[512], args[2048];
     snprintf(csv, sizeof csv, "%s/bad.csv", dir);
     static const struct bad bads[] = {
         { "-a sha256,rot13", "aes-256-gcm" },
@@ -94,6 +94,34 @@ static void test_bad_input(const char *dir)
     char *kept = csvr_slurp(csv);
     CHECK(kept && !strcmp(kept, "precious\n"), "existing CSV untouched");
     free(kept);
+
+    /* One file under two names is refused before measuring, even with --force: a second
+     * spelling, a hard link, or the saved run that --against reads. */
+    char two[512], saved[512];
+    snprintf(two, sizeof two, "%s/./bad.csv", dir);
+    snprintf(saved, sizeof saved, "%s/saved.csv", dir);
+    CHECK(link(csv, saved) == 0, "hard link %s", saved);
+    const char *q = "run -a sha256 -s 16 -p hw --time 0.01 --force";
+    static const char *const forms[] = { "%s --csv %s --out %s", "%s --csv %s --out %s",
+                                         "%s --out %s --against %s" };
+    const char *second[] = { two, saved, saved };
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, forms[i], q, csv, second[i]);
+        int rc = sh(args);
+        CHECK(rc == 2 && strstr(err, i < 2 ? "name the same file" : "is the --against file"),
+              "'%s': exit 2 (got %d), says why: %s", args, rc, err);
+        kept = csvr_slurp(csv);
+        CHECK(kept && !strcmp(kept, "precious\n"), "'%s': the file untouched", args);
+        free(kept);
+    }
+    snprintf(args, sizeof args, "compare --force --csv %s %s tests/data/epyc-milan.csv", saved,
+             saved);
+    CHECK(sh(args) == 2 && strstr(err, "one of the files to compare"),
+          "compare: --csv onto one of its inputs refused: %s", err);
+    kept = csvr_slurp(csv);
+    CHECK(kept && !strcmp(kept, "precious\n"), "compare: its input untouched");
+    free(kept);
+    unlink(saved);
     unlink(csv);
 }
 

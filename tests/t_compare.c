@@ -214,6 +214,74 @@ static void test_writers(void)
           "no rows: refused: %s", why);
 }
 
+/* Bytes a terminal may act on: C0 but the line feed, DEL, and C1 written as UTF-8. */
+static size_t controls(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p < 0x20 && *p != '\n') || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+    return n;
+}
+
+static size_t lines(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* CSVs travel between machines: a field that holds an escape sequence, a line break or a C1
+ * control reaches the terminal (text) and Markdown as '?', other UTF-8 as it is; the same
+ * table's shape as with plain fields. */
+static void test_hostile_strings(void)
+{
+    struct csvread_set bad = sets[0];
+    struct csvread_row *r = malloc(sets[0].n * sizeof *r);
+    memcpy(r, sets[0].rows, sets[0].n * sizeof *r);
+    for (size_t i = 0; i < sets[0].n; i++) {
+        r[i].host = "evil\x1b[31mRED\nline";
+        r[i].cpu = "Ryzen\xe2\x84\xa2 \xc2\x9b" "2J \x9b\x7f";
+        r[i].kernel = "6.18\r";
+        char *im = NULL; /* one name per implementation still, so as many rows */
+        if (*r[i].implementation && asprintf(&im, "\x1b]0;t\x07%s", r[i].implementation) > 0)
+            r[i].implementation = im;
+    }
+    bad.rows = r;
+    bad.name = "hostile\x1b[2J.csv";
+    struct csvread_set two[2] = { bad, sets[1] }, plain[2] = { sets[0], sets[1] };
+    struct compare_table t, p;
+    char why[256];
+    for (int by_impl = 0; by_impl < 2; by_impl++) {
+        if (compare_build(two, 2, by_impl, &t, why, sizeof why) ||
+            compare_build(plain, 2, by_impl, &p, why, sizeof why)) {
+            CHECK(0, "build: %s", why);
+            break;
+        }
+        for (int fmt = COMPARE_TEXT; fmt <= COMPARE_MARKDOWN; fmt += COMPARE_MARKDOWN) {
+            char *w = written(&t, fmt), *q = written(&p, fmt);
+            CHECK(w && controls(w) == 0, "%s%s: no control character reaches it (%zu)",
+                  fmt == COMPARE_TEXT ? "text" : "Markdown", by_impl ? " --impl" : "",
+                  controls(w));
+            /* by implementation, A's renamed ones are rows of their own */
+            CHECK(by_impl || (w && q && lines(w) == lines(q)), "%s: as many lines as with plain "
+                  "fields (%zu, %zu)", fmt == COMPARE_TEXT ? "text" : "Markdown", lines(w),
+                  lines(q));
+            CHECK(w && strstr(w, "evil?[31mRED?line") && strstr(w, "Ryzen\xe2\x84\xa2 ?2J ??") &&
+                  strstr(w, "hostile?[2J.csv"), "the fields shown with '?' for each control, "
+                  "UTF-8 kept");
+            free(w);
+            free(q);
+        }
+        compare_free(&t);
+        compare_free(&p);
+    }
+    for (size_t i = 0; i < sets[0].n; i++)
+        if (r[i].implementation != sets[0].rows[i].implementation)
+            free((char *)r[i].implementation);
+    free(r);
+}
+
 int main(void)
 {
     char why[512];
@@ -226,6 +294,7 @@ int main(void)
     test_two_machines();
     test_runs_of_one_machine();
     test_writers();
+    test_hostile_strings();
     csvread_free(&sets[0]);
     csvread_free(&sets[1]);
     return check_done();

@@ -342,6 +342,33 @@ static void test_bad_names(void)
           strstr(why, "does not exist"), "destination checked as --csv's: %s", why);
 }
 
+/* export_shown: what reaches a terminal from a field; RFC 3629 for what is UTF-8. */
+static void test_shown(void)
+{
+    static const struct { const char *in, *out; } cases[] = {
+        { "plain AMD EPYC 7B13", "plain AMD EPYC 7B13" },
+        { "Ryzen\xe2\x84\xa2 \xf0\x9f\x94\x92 caf\xc3\xa9", "Ryzen\xe2\x84\xa2 \xf0\x9f\x94\x92 caf\xc3\xa9" },
+        { "a\x1b[2Jb", "a?[2Jb" },             /* ESC */
+        { "tab\there\r\nnext", "tab?here??next" }, /* C0 */
+        { "del\x7f", "del?" },
+        { "csi\xc2\x9b" "2J", "csi?2J" },        /* C1 as UTF-8 */
+        { "lone\x9b" "2J", "lone?2J" },          /* C1 as a byte: no UTF-8 */
+        { "over\xc0\xaf", "over??" },            /* overlong '/' */
+        { "surr\xed\xa0\x80", "surr???" },       /* a surrogate */
+        { "cut\xe2\x84", "cut??" },              /* a character cut short */
+        { "big\xf4\x90\x80\x80", "big????" },    /* above U+10FFFF */
+    };
+    char b[64];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = export_shown(cases[i].in, b, sizeof b);
+        CHECK(!strcmp(got, cases[i].out) && (got == cases[i].in) == !strcmp(cases[i].in, cases[i].out),
+              "shown %zu: '%s' (the field itself when clean)", i, got);
+    }
+    char tiny[6];
+    CHECK(!strcmp(export_shown("ab\x1b\xe2\x84\xa2xyz", tiny, sizeof tiny), "ab?"),
+          "cut short within the buffer, never inside a character: '%s'", tiny);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -352,6 +379,7 @@ int main(void)
     test_svg(1);
     test_md_json_csv();
     test_bad_names();
+    test_shown();
     test_report_lastrun();
     remove_dir(dir);
     return check_done();
