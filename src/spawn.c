@@ -88,13 +88,19 @@ pid_t spawn_piped_keep(const char *path, char *const argv[], char *const envp[],
     return pid;
 }
 
+static int stdout_closed; /* started with descriptor 1 closed */
+
 static void std_fds(void)
 {
     for (int want = 0; want <= 2; want++) {
         if (fcntl(want, F_GETFD) >= 0 || errno != EBADF)
             continue;
+        /* A closed descriptor is taken, or the next file opened (a CSV) would be it. Standard
+         * output on /dev/null read-only: what is written there fails, so a command whose
+         * output is lost exits 1 and says so, not 0. */
+        stdout_closed |= want == 1;
         /* open returns the lowest free descriptor: `want`, since lower ones are open. */
-        int fd = open("/dev/null", want ? O_WRONLY : O_RDONLY);
+        int fd = open("/dev/null", want == 2 ? O_WRONLY : O_RDONLY);
         if (fd >= 0 && fd != want) {
             dup2(fd, want);
             close(fd);
@@ -120,7 +126,8 @@ static void check_stdout(void)
     if (stdout_reported)
         _exit(1);
     fprintf(stderr, "accelscope: write error on standard output: %s\n",
-            failed && errno ? strerror(errno) : "an earlier write failed");
+            stdout_closed ? "it was closed, so the output is lost"
+            : failed && errno ? strerror(errno) : "an earlier write failed");
     _exit(1);
 }
 

@@ -199,6 +199,26 @@ static void test_full_stdout(void)
     }
 }
 
+/* Started with standard output closed, a command whose output is that is lost: exit 1 and
+ * one message, not 0 (the descriptor taken so that no file opened later becomes it). */
+static void test_closed_stdout(void)
+{
+    static const char *const cmds[] = { "--help", "info", SHORT_RUN " --csv -",
+                                        "compare tests/data/epyc-milan.csv",
+                                        "compare --json tests/data/epyc-milan.csv" };
+    char redir[160], e_path[80];
+    snprintf(redir, sizeof redir, ">&- 2>%s </dev/null", shell_path("err", e_path, sizeof e_path));
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        int rc = sh3("", cmds[i], redir);
+        const char *first = strstr(err, "standard output");
+        CHECK(rc == 1 && first && !strstr(first + 1, "standard output"),
+              "'%s >&-': exit 1 with one message (exit %d): %s", cmds[i], rc, err);
+    }
+    int rc = sh3("", SHORT_RUN " -q", redir);
+    CHECK(rc == 0 && !strstr(err, "standard output"), "'-q >&-': nothing for standard output, "
+          "nothing lost (exit %d): %s", rc, err);
+}
+
 /* Defect 7: no terminal is bad usage, and the message points to run. */
 static void test_no_terminal(void)
 {
@@ -344,6 +364,7 @@ int main(void)
     test_deny_list();
     test_afalg_drivers();
     test_full_stdout();
+    test_closed_stdout();
     test_no_terminal();
     test_worker_args();
     test_timed_seconds();
