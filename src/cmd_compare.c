@@ -64,16 +64,16 @@ static int parse(int argc, char **argv, struct compare_opts *o)
     if (optind >= argc)
         return no_file();
     char why[1024];
-    if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
-        return usage_error("%s", why);
-    /* --force replaces a file, never one of the runs being read */
+    /* --force replaces a file, never one of the runs being read (said first: --force would
+     * not help) */
     for (int i = optind; o->csv && i < argc; i++)
-        if (csv_same_file(o->csv, argv[i]))
-        {
+        if (csv_same_source(o->csv, argv[i])) {
             snprintf(why, sizeof why, "--csv '%s' is one of the files to compare (%s): give the "
                      "table another name", o->csv, argv[i]);
             return usage_error("%s", why);
         }
+    if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
+        return usage_error("%s", why);
     return 0;
 }
 
@@ -133,7 +133,14 @@ int cmd_compare(int argc, char **argv)
     struct compare_table t;
     if (!rc && compare_build(sets, n, o.by_impl, &t, why, sizeof why))
         rc = usage_error("%s", why);
-    else if (!rc) {
+    else if (!rc && t.nsides > COMPARE_MAX_LETTERED && o.fmt != COMPARE_CSV &&
+             o.fmt != COMPARE_JSON) {
+        snprintf(why, sizeof why, "%zu runs: the table tells %zu apart by letter (A-Z, a-z, "
+                 "0-9); --csv or --json name each by its file and label", t.nsides,
+                 COMPARE_MAX_LETTERED);
+        rc = usage_error("%s", why);
+        compare_free(&t);
+    } else if (!rc) {
         rc = output(&t, &o);
         compare_free(&t);
     }

@@ -132,23 +132,25 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
     note_unsized(sel);
     if (env_check(why, sizeof why))
         return usage_error("%s", why);
-    if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
-        return usage_error("%s", why);
-    if (o->out && export_check_dest(o->out, o->force, why, sizeof why))
-        return usage_error("%s", why);
+    /* One file under two names first: --force would not help, so it is said before the
+     * advice to add it. */
     if (o->csv && o->out && csv_same_file(o->csv, o->out)) {
         snprintf(why, sizeof why, "--csv '%s' and --out '%s' name the same file: give two names",
                  o->csv, o->out);
         return usage_error("%s", why);
     }
-    /* the saved run is read before measuring; replacing it would lose it */
+    /* --force would replace the user's saved run with this one */
     const char *dest[] = { o->csv, o->out };
     for (size_t i = 0; i < 2; i++)
-        if (dest[i] && o->against && csv_same_file(dest[i], o->against)) {
+        if (dest[i] && o->against && csv_same_source(dest[i], o->against)) {
             snprintf(why, sizeof why, "%s '%s' is the --against file: give the output another "
                      "name", i ? "--out" : "--csv", dest[i]);
             return usage_error("%s", why);
         }
+    if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
+        return usage_error("%s", why);
+    if (o->out && export_check_dest(o->out, o->force, why, sizeof why))
+        return usage_error("%s", why);
     return 0;
 }
 

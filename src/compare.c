@@ -7,6 +7,7 @@
 #include "algo.h"
 #include "csv.h"
 #include "export.h"
+#include "text.h"
 #include "impl.h"
 #include "report.h"
 #include "stats.h"
@@ -74,7 +75,8 @@ static unsigned side_of(struct compare_table *t, size_t first, const struct csvr
         abort();
     struct compare_side *s = &t->sides[t->nsides];
     memset(s, 0, sizeof *s);
-    s->letter = t->nsides < 26 ? (char)('A' + t->nsides) : '*';
+    static const char letters[] = COMPARE_LETTERS;
+    s->letter = t->nsides < sizeof letters - 1 ? letters[t->nsides] : '*';
     s->file = set->name;
     s->host = r->host;
     s->cpu = r->cpu;
@@ -128,16 +130,14 @@ static void label(struct compare_table *t)
         ADD(ossl, " / %s", s->openssl);
         ADD(ts, " / %s", *s->timestamp ? s->timestamp : "no time");
         ADD(file, " / %s", s->file);
+        /* what the CSV says is shown on terminals: no control character gets through */
+        text_clean(s->label, sizeof s->label);
         /* The same file given twice: only its place tells them apart. */
         for (size_t j = 0; j < i; j++)
             if (!strcmp(t->sides[j].label, s->label)) {
                 ADD(1, " (%c)", s->letter);
                 break;
             }
-        /* what the CSV says is shown on terminals: no control character gets through */
-        char safe[sizeof s->label];
-        if (export_shown(s->label, safe, sizeof safe) == safe)
-            memcpy(s->label, safe, sizeof safe);
 #undef ADD
     }
 }
@@ -275,10 +275,12 @@ static const char *path_shown(const char *id)
 }
 
 /* "hardware", or "hardware 2t" for a row of 2 workers. */
+/* b: PATH_CELL bytes, room for the shown path and its thread count */
+#define PATH_CELL 96
 static const char *path_cell(const struct compare_row *r, char *b, size_t n)
 {
     char safe[64];
-    const char *p = export_shown(path_shown(r->path), safe, sizeof safe);
+    const char *p = text_shown(path_shown(r->path), safe, sizeof safe);
     if (r->threads > 1)
         snprintf(b, n, "%s %dt", p, r->threads);
     else
@@ -337,11 +339,11 @@ static void write_sides_text(FILE *f, const struct compare_table *t)
         const struct compare_side *s = &t->sides[k];
         char b[5][256];
         fprintf(f, "%c  %s\n   cpu %s; kernel %s; %s; run %s; %s (%zu rows)\n", s->letter,
-                s->label, *s->cpu ? export_shown(s->cpu, b[0], sizeof b[0]) : "?",
-                *s->kernel ? export_shown(s->kernel, b[1], sizeof b[1]) : "?",
-                *s->openssl ? export_shown(s->openssl, b[2], sizeof b[2]) : "OpenSSL ?",
-                *s->timestamp ? export_shown(s->timestamp, b[3], sizeof b[3]) : "?",
-                export_shown(s->file, b[4], sizeof b[4]), s->rows);
+                s->label, *s->cpu ? text_shown(s->cpu, b[0], sizeof b[0]) : "?",
+                *s->kernel ? text_shown(s->kernel, b[1], sizeof b[1]) : "?",
+                *s->openssl ? text_shown(s->openssl, b[2], sizeof b[2]) : "OpenSSL ?",
+                *s->timestamp ? text_shown(s->timestamp, b[3], sizeof b[3]) : "?",
+                text_shown(s->file, b[4], sizeof b[4]), s->rows);
     }
     fprintf(f, "\nBest verified MB/s (10^6 bytes/s) of each %s; %c/A: the figure over A's.\n",
             t->by_impl ? "implementation" : "path", t->nsides > 1 ? 'B' : 'A');
@@ -356,8 +358,8 @@ static void write_text(FILE *f, const struct compare_table *t)
         const struct compare_row *r = &t->rows[i];
         char sa[64], sd[32], si[64];
         if (block_start(t, i)) {
-            fprintf(f, "\n%-16s %-7s %-9s %-8s", export_shown(r->algorithm, sa, sizeof sa),
-                    export_shown(r->direction, sd, sizeof sd), "size", "path");
+            fprintf(f, "\n%-16s %-7s %-9s %-8s", text_shown(r->algorithm, sa, sizeof sa),
+                    text_shown(r->direction, sd, sizeof sd), "size", "path");
             if (t->by_impl)
                 fprintf(f, " %-24s", "implementation");
             for (size_t k = 0; k < t->nsides; k++)
@@ -367,11 +369,11 @@ static void write_text(FILE *f, const struct compare_table *t)
                 fprintf(f, "  %c/A   ", t->sides[k].letter);
             fputc('\n', f);
         }
-        char pb[40];
+        char pb[PATH_CELL];
         fprintf(f, "  %-22s %-9s %-8s", "", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
                 path_cell(r, pb, sizeof pb));
         if (t->by_impl)
-            fprintf(f, " %-24s", export_shown(r->implementation, si, sizeof si));
+            fprintf(f, " %-24s", text_shown(r->implementation, si, sizeof si));
         for (size_t k = 0; k < t->nsides; k++)
             fig_text(f, r, &r->fig[k], 10);
         for (size_t k = 1; k < t->nsides; k++)
@@ -445,8 +447,8 @@ static void write_markdown(FILE *f, const struct compare_table *t)
         const struct compare_row *r = &t->rows[i];
         if (block_start(t, i)) {
             char sa[64], sd[32];
-            fprintf(f, "\n### %s%s%s\n\n| Size | Path |%s", export_shown(r->algorithm, sa, sizeof sa),
-                    *r->direction ? " " : "", export_shown(r->direction, sd, sizeof sd),
+            fprintf(f, "\n### %s%s%s\n\n| Size | Path |%s", text_shown(r->algorithm, sa, sizeof sa),
+                    *r->direction ? " " : "", text_shown(r->direction, sd, sizeof sd),
                     t->by_impl ? " Implementation |" : "");
             for (size_t k = 0; k < t->nsides; k++)
                 fprintf(f, " %c %s |", t->sides[k].letter, algo_unit(row_algo(r)));
@@ -457,9 +459,10 @@ static void write_markdown(FILE *f, const struct compare_table *t)
                 fputs("---:|", f);
             fputc('\n', f);
         }
-        char pb[40];
-        fprintf(f, "| %s | %s |", report_cell_size(row_algo(r), r->bytes, b, sizeof b),
-                path_cell(r, pb, sizeof pb));
+        char pb[PATH_CELL];
+        fprintf(f, "| %s | ", report_cell_size(row_algo(r), r->bytes, b, sizeof b));
+        export_md_text(f, path_cell(r, pb, sizeof pb));
+        fputs(" |", f);
         if (t->by_impl) {
             fputc(' ', f);
             export_md_text(f, r->implementation);

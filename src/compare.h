@@ -14,8 +14,12 @@
 
 #include "csvread.h"
 
+/* The sides' letters, in order; a table of more sides cannot tell the rest apart by letter. */
+#define COMPARE_LETTERS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+#define COMPARE_MAX_LETTERED (sizeof COMPARE_LETTERS - 1)
+
 struct compare_side {
-    char letter;            /* 'A', 'B', ... (after 'Z': '*') */
+    char letter;            /* 'A'..'Z', 'a'..'z', '0'..'9' (COMPARE_LETTERS), then '*' */
     char label[200];        /* host, and what tells it from the other sides */
     const char *file;       /* the set's name */
     const char *host, *cpu, *kernel, *openssl, *timestamp;

@@ -244,6 +244,15 @@ int csv_same_file(const char *a, const char *b)
     return !strcmp(ra, rb) && !strcmp(na ? na + 1 : a, nb ? nb + 1 : b);
 }
 
+int csv_same_source(const char *dest, const char *src)
+{
+    struct stat sd, ss;
+    if (strcmp(src, "-"))
+        return csv_same_file(dest, src);
+    return strcmp(dest, "-") && stat(dest, &sd) == 0 && fstat(0, &ss) == 0 &&
+           sd.st_dev == ss.st_dev && sd.st_ino == ss.st_ino;
+}
+
 int csv_check_dest(const char *path, int force, char *why, size_t wn)
 {
     if (!strcmp(path, "-"))

@@ -21,6 +21,9 @@ int csv_check_dest(const char *path, int force, char *why, size_t wn);
 /* 1 when a and b name one file, however spelt: the same inode where either exists, else
  * the same name in the same folder; "-" (standard output) is never a file. */
 int csv_same_file(const char *a, const char *b);
+/* 1 when writing dest would replace src, a file about to be read: as csv_same_file, and
+ * src "-" is the file on standard input (a redirection), if any. */
+int csv_same_source(const char *dest, const char *src);
 
 /* Writes to a temporary file beside path and renames it into place: readers see the old
  * file or the whole new one. Without force an existing path is never replaced.

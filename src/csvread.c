@@ -13,6 +13,7 @@
 #include "csv.h"
 #include "machine.h"
 #include "stats.h"
+#include "text.h"
 
 /* struct csvread_set.missing holds a bit per column */
 _Static_assert(CSVREAD_NCOLS <= 32, "csvread_set.missing has too few bits");
@@ -182,6 +183,8 @@ static int fail(struct rd *r, unsigned line, unsigned col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->why + k, r->wn - (size_t)k, fmt, ap);
     va_end(ap);
+    /* the message quotes the file's name and fields, and is printed */
+    text_clean(r->why, r->wn);
     return -1;
 }
 

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "cpu.h"
 #include "csv.h"
+#include "text.h"
 #include "machine.h"
 #include "report.h"
 #include "stats.h"
@@ -49,72 +50,31 @@ int export_check_dest(const char *path, int force, char *why, size_t n)
 void export_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
+    for (const char *p = s; *p;) {
+        unsigned cp;
+        size_t len = text_utf8_char(p, &cp);
+        if (!len) /* JSON is UTF-8 (RFC 8259 8.1): a stray byte becomes U+FFFD */
+            fputs("\\ufffd", f), len = 1;
+        else if (cp == '"' || cp == '\\')
+            fprintf(f, "\\%c", (int)cp);
+        else if (text_control(cp)) /* C1 and DEL too: the JSON may be printed */
+            fprintf(f, "\\u%04x", cp);
         else
-            fputc(*p, f);
+            fwrite(p, 1, len, f);
+        p += len;
     }
     fputc('"', f);
 }
 
-/* The length of the well-formed UTF-8 character at p (RFC 3629: no overlong form, no
- * surrogate, at most U+10FFFF) with its code point, or 0. */
-static size_t utf8_char(const unsigned char *p, unsigned *cp)
-{
-    size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
-               : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-    unsigned v = len == 1 ? p[0] : len == 2 ? p[0] & 0x1fu : len == 3 ? p[0] & 0x0fu : p[0] & 7u;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        v = v << 6 | (p[i] & 0x3fu);
-    }
-    static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-    if (!len || v < least[len] || (v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff)
-        return 0;
-    *cp = v;
-    return len;
-}
-
-/* A control character (C0, DEL, C1) is one that a terminal may act on. */
-static int control(unsigned cp)
-{
-    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
-}
-
-const char *export_shown(const char *s, char *buf, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    unsigned cp;
-    size_t len;
-    while (*p && (len = utf8_char(p, &cp)) && !control(cp))
-        p += len;
-    if (!*p || !n)
-        return s;
-    size_t k = 0;
-    for (p = (const unsigned char *)s; *p && k + 1 < n;) {
-        len = utf8_char(p, &cp);
-        if (!len || control(cp)) {
-            buf[k++] = '?';
-            p += len ? len : 1;
-        } else if (k + len < n) {
-            memcpy(buf + k, p, len);
-            k += len, p += len;
-        } else {
-            break; /* never half a character */
-        }
-    }
-    buf[k] = 0;
-    return buf;
-}
-
 void export_md_text(FILE *f, const char *s)
 {
-    char b[1024];
-    for (s = export_shown(s, b, sizeof b); *s; s++) {
+    char w[1024], b[1024];
+    /* a line break or a tab in a reason reads as a space; other controls as '?' */
+    size_t k = 0;
+    for (; *s && k + 1 < sizeof w; s++)
+        w[k++] = *s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s;
+    w[k] = 0;
+    for (s = text_shown(w, b, sizeof b); *s; s++) {
         if (*s == '|')
             fputs("\\|", f);
         else

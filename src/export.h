@@ -37,13 +37,8 @@ void export_json_string(FILE *f, const char *s);
 void export_svg_text(FILE *f, const char *s, size_t max);
 /* The SVG colour of each path (enum path order): the TUI's colours. */
 extern const char *const export_path_colour[];
-/* s as the text of a Markdown table cell ('|' escaped, control characters as '?': see
- * export_shown). */
+/* s as the text of a Markdown table cell: '|' escaped, line breaks and tabs as spaces, other
+ * control characters as '?' (text_shown). */
 void export_md_text(FILE *f, const char *s);
-/* s fit for a terminal or a Markdown table: each control character (C0, DEL, C1), and each
- * byte that is no well-formed UTF-8, becomes '?', so that a field of a shared CSV cannot
- * move the cursor or recolour the terminal. s itself when it holds none; else the copy in
- * buf (n bytes, cut short if need be). */
-const char *export_shown(const char *s, char *buf, size_t n);
 
 #endif

@@ -95,32 +95,59 @@ static void test_bad_input(const char *dir)
     CHECK(kept && !strcmp(kept, "precious\n"), "existing CSV untouched");
     free(kept);
 
-    /* One file under two names is refused before measuring, even with --force: a second
-     * spelling, a hard link, or the saved run that --against reads. */
-    char two[512], saved[512];
+    /* One file under two names is refused before measuring, even with --force, and before
+     * the advice to add --force: a second spelling, a hard link, a folder reached through a
+     * symbolic link (neither file there yet). */
+    char two[512], other[512], real[512], via[512];
     snprintf(two, sizeof two, "%s/./bad.csv", dir);
-    snprintf(saved, sizeof saved, "%s/saved.csv", dir);
-    CHECK(link(csv, saved) == 0, "hard link %s", saved);
-    const char *q = "run -a sha256 -s 16 -p hw --time 0.01 --force";
-    static const char *const forms[] = { "%s --csv %s --out %s", "%s --csv %s --out %s",
-                                         "%s --out %s --against %s" };
-    const char *second[] = { two, saved, saved };
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(args, sizeof args, forms[i], q, csv, second[i]);
+    snprintf(other, sizeof other, "%s/hard.csv", dir);
+    snprintf(real, sizeof real, "%s/real", dir);
+    snprintf(via, sizeof via, "%s/via", dir);
+    CHECK(link(csv, other) == 0 && mkdir(real, 0700) == 0 && symlink(real, via) == 0,
+          "a hard link and a linked folder in %s", dir);
+    snprintf(real, sizeof real, "%s/real/n.csv", dir);
+    snprintf(via, sizeof via, "%s/via/n.csv", dir);
+    const char *q = "run -a sha256 -s 16 -p hw --time 0.01";
+    const char *first[] = { csv, csv, csv, real }, *second[] = { two, two, other, via },
+               *force[] = { "", " --force", " --force", "" };
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, "%s%s --csv %s --out %s", q, force[i], first[i], second[i]);
         int rc = sh(args);
-        CHECK(rc == 2 && strstr(err, i < 2 ? "name the same file" : "is the --against file"),
-              "'%s': exit 2 (got %d), says why: %s", args, rc, err);
+        CHECK(rc == 2 && strstr(err, "name the same file"), "'%s': exit 2 (got %d), says why: %s",
+              args, rc, err);
         kept = csvr_slurp(csv);
-        CHECK(kept && !strcmp(kept, "precious\n"), "'%s': the file untouched", args);
+        CHECK(kept && !strcmp(kept, "precious\n") && !exists(real), "'%s': nothing written",
+              args);
         free(kept);
     }
-    snprintf(args, sizeof args, "compare --force --csv %s %s tests/data/epyc-milan.csv", saved,
-             saved);
-    CHECK(sh(args) == 2 && strstr(err, "one of the files to compare"),
-          "compare: --csv onto one of its inputs refused: %s", err);
-    kept = csvr_slurp(csv);
-    CHECK(kept && !strcmp(kept, "precious\n"), "compare: its input untouched");
-    free(kept);
+    unlink(other);
+
+    /* --force never replaces a run that is being read: --against's, or one compare reads
+     * (also through standard input). A real run, so that only the guard keeps it. */
+    char saved[512], *orig = csvr_slurp("tests/data/epyc-milan.csv"), redir[768], o_path[80],
+         e_path[80];
+    snprintf(saved, sizeof saved, "%s/saved.csv", dir);
+    snprintf(two, sizeof two, "%s/./saved.csv", dir);
+    FILE *sf = orig ? fopen(saved, "w") : NULL;
+    CHECK(sf && fputs(orig, sf) >= 0 && fclose(sf) == 0, "a saved run at %s", saved);
+    snprintf(redir, sizeof redir, ">%s 2>%s <%s", shell_path("out", o_path, sizeof o_path),
+             shell_path("err", e_path, sizeof e_path), saved);
+    const char *reads[] = { "%s --force --out %s --against %s", "%s --force --csv %s --against -",
+                            "compare --force --csv %s %s tests/data/westmere-qemu.csv",
+                            "compare --force --csv %s - tests/data/westmere-qemu.csv" };
+    for (size_t i = 0; i < 4; i++) {
+        if (i < 2)
+            snprintf(args, sizeof args, reads[i], q, two, saved);
+        else
+            snprintf(args, sizeof args, reads[i], two, saved);
+        int rc = shell_run("", bin, args, redir);
+        CHECK(rc == 2 && strstr(err, i < 2 ? "is the --against file" : "one of the files to "
+                                "compare"), "'%s': exit 2 (got %d), says why: %s", args, rc, err);
+        kept = csvr_slurp(saved);
+        CHECK(kept && orig && !strcmp(kept, orig), "'%s': the run read is untouched", args);
+        free(kept);
+    }
+    free(orig);
     unlink(saved);
     unlink(csv);
 }
@@ -272,7 +299,7 @@ static void test_threads(void)
  * every format. */
 static void test_compare(const char *dir)
 {
-    char args[1024], csv[512];
+    char args[2048], csv[512];
     static const struct bad bads[] = {
         { "compare", "no file" },
         { "compare tests/data/no-such.csv", "No such file" },
@@ -315,6 +342,19 @@ static void test_compare(const char *dir)
     csvr_free(&c);
     free(text);
     CHECK(sh(args) == 2 && strstr(err, "--force"), "compare --csv: no clobber");
+    /* 62 sides by letter (A-Z, a-z, 0-9; one file given again is a side of its own); past
+     * that the text table could not tell them apart: refused, CSV and JSON still written. */
+    char many[4096] = "compare";
+    for (int i = 0; i < 63; i++) {
+        if (i == 27)
+            CHECK(sh(many) == 0 && strstr(out, "\na  vm"), "27 sides: the 27th is 'a': %s", err);
+        strcat(many, " tests/data/epyc-milan.csv");
+    }
+    CHECK(sh(many) == 2 && strstr(err, "63 runs") && strstr(err, "--json"),
+          "63 sides: the text table refused, --csv and --json named: %s", err);
+    char json[sizeof many + 8];
+    snprintf(json, sizeof json, "compare --json%s", many + strlen("compare"));
+    CHECK(sh(json) == 0 && strstr(out, "\"side\": \"9\""), "63 sides as JSON: %s", err);
     snprintf(args, sizeof args, "compare tests/data/old-schema.csv tests/data/extra-columns.csv");
     CHECK(sh(args) == 0 && strstr(out, "x1.00"), "older and newer schemas compare: %s", err);
 }

@@ -267,9 +267,10 @@ static void test_hostile_strings(void)
             CHECK(by_impl || (w && q && lines(w) == lines(q)), "%s: as many lines as with plain "
                   "fields (%zu, %zu)", fmt == COMPARE_TEXT ? "text" : "Markdown", lines(w),
                   lines(q));
-            CHECK(w && strstr(w, "evil?[31mRED?line") && strstr(w, "Ryzen\xe2\x84\xa2 ?2J ??") &&
-                  strstr(w, "hostile?[2J.csv"), "the fields shown with '?' for each control, "
-                  "UTF-8 kept");
+            /* a Markdown cell reads a line break as a space */
+            CHECK(w && strstr(w, fmt == COMPARE_TEXT ? "evil?[31mRED?line" : "evil?[31mRED line") &&
+                  strstr(w, "Ryzen\xe2\x84\xa2 ?2J ??") && strstr(w, "hostile?[2J.csv"),
+                  "the fields shown with '?' for each control, UTF-8 kept");
             free(w);
             free(q);
         }

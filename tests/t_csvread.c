@@ -284,6 +284,11 @@ static void test_junk(void)
         }
     }
     CHECK(refused > 0, "random junk refused with a line (%u of 3000)", refused);
+
+    /* The message quotes the field, and is printed: no control character in it. */
+    CHECK(read_text("algorithm,bytes,mb_per_s\nsha256,\x1b]0;t\x07\x1b[31m,1\n", &s, why,
+                    sizeof why) == -1 && strstr(why, "'?]0;t??[31m' is not a size") &&
+          !strchr(why, '\x1b') && !strchr(why, '\x07'), "a field quoted as text: %s", why);
 }
 
 /* Bytes this process has read so far (rchar of /proc/self/io, which counts every read(),

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "text.h"
 #include "stats.h"
 #include "csv.h"
 #include "derive.h"
@@ -342,7 +343,8 @@ static void test_bad_names(void)
           strstr(why, "does not exist"), "destination checked as --csv's: %s", why);
 }
 
-/* export_shown: what reaches a terminal from a field; RFC 3629 for what is UTF-8. */
+/* text_shown: what reaches a terminal from a field; RFC 3629 for what is UTF-8. Then the
+ * JSON writer on the same bytes: valid UTF-8 out, every control escaped. */
 static void test_shown(void)
 {
     static const struct { const char *in, *out; } cases[] = {
@@ -360,13 +362,23 @@ static void test_shown(void)
     };
     char b[64];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *got = export_shown(cases[i].in, b, sizeof b);
+        const char *got = text_shown(cases[i].in, b, sizeof b);
         CHECK(!strcmp(got, cases[i].out) && (got == cases[i].in) == !strcmp(cases[i].in, cases[i].out),
               "shown %zu: '%s' (the field itself when clean)", i, got);
     }
     char tiny[6];
-    CHECK(!strcmp(export_shown("ab\x1b\xe2\x84\xa2xyz", tiny, sizeof tiny), "ab?"),
+    CHECK(!strcmp(text_shown("ab\x1b\xe2\x84\xa2xyz", tiny, sizeof tiny), "ab?"),
           "cut short within the buffer, never inside a character: '%s'", tiny);
+    CHECK(!strcmp(text_shown("a\x1b", tiny, 0), ""), "no room: empty, never the raw field");
+    char *js = NULL;
+    size_t jn = 0;
+    FILE *f = open_memstream(&js, &jn);
+    export_json_string(f, "q\"\\\x1b\x7f\xc2\x9b\x9b\xe2\x84\xa2");
+    fclose(f);
+    CHECK(js && !strcmp(js, "\"q\\\"\\\\\\u001b\\u007f\\u009b\\ufffd\xe2\x84\xa2\""),
+          "JSON: quote, backslash, ESC, DEL, C1 escaped, a stray byte as U+FFFD, UTF-8 kept: %s",
+          js);
+    free(js);
 }
 
 int main(void)
