@@ -16,6 +16,7 @@
 #define CSVREAD_MAX_BYTES (64u << 20)
 #define CSVREAD_MAX_ROWS 1000000u
 #define CSVREAD_MAX_FIELD 65536u /* bytes in one field */
+#define CSVREAD_MAX_NUMBER 1e12   /* a figure column's largest value (MB/s, ops/s, MHz...) */
 #define CSVREAD_MAX_COLS 256u
 
 /* One measurement read back. Strings are never NULL ("" when the column is absent or
@@ -66,8 +67,8 @@ enum csvread_col {
 extern const char *const csvread_col_name[CSVREAD_NCOLS];
 
 /* Reads path ("-" = standard input) into set (zeroed by the caller or a fresh one). 0, or -1
- * and why ("x.csv: line 7, column 14 (mb_per_s): 'fast' is not a number"); on error set is
- * left empty. */
+ * and why ("x.csv: line 7, column 14 (mb_per_s): 'fast' is not a decimal number from 0 to
+ * 10^12"); on error set is left empty. */
 int csvread_file(const char *path, struct csvread_set *set, char *why, size_t n);
 /* Only the header and the first max_rows rows, checked as csvread_file() checks them: what
  * a list of files shows (host, CPU, time of each) without reading them whole. */

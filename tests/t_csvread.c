@@ -208,23 +208,32 @@ struct bad {
 
 static void test_malformed(void)
 {
+/* One record under the least header: algorithm, bytes, mb_per_s. */
+#define REC(fields) "algorithm,bytes,mb_per_s\n" fields "\n"
     static const struct bad bads[] = {
         { NULL, "malformed-quote.csv", "line 4, column 27: unterminated quoted field" },
         { NULL, "malformed-fields.csv", "line 3, column 26: the record ends after 25 fields; "
                                         "the header has 27" },
-        { NULL, "malformed-number.csv", "line 5, column 14 (mb_per_s): 'fast' is not a number" },
+        { NULL, "malformed-number.csv", "line 5, column 14 (mb_per_s): 'fast' is not a decimal "
+                                        "number from 0 to 10^12" },
+        /* strtod takes these; the writer never writes them, and the tables cannot show them */
+        { REC("sha256,16,0x10"), NULL, "(mb_per_s): '0x10' is not a decimal" },
+        { REC("sha256,16, 1"), NULL, "(mb_per_s): ' 1' is not a decimal" },
+        { REC("sha256,16,1e308"), NULL, "(mb_per_s): '1e308' is not a" },
+        { REC("sha256,16,infinity"), NULL, "'infinity' is not a" },
+        { "algorithm,bytes,mb_per_s,clock_mhz\nsha256,16,1,0x1p12\n", NULL, "(clock_mhz): '0x1p12'" },
         { NULL, "malformed-binary.csv", "line 1: not a result of 'accelscope run --csv': no "
                                         "'algorithm' column" },
         { "", NULL, "line 1: empty file" },
         { "algorithm,bytes\nsha256,16\n", NULL, "no 'mb_per_s' column" },
         { "algorithm,bytes,mb_per_s,bytes\n", NULL, "line 1, column 4: column 'bytes' appears "
                                                     "twice (also column 2)" },
-        { "algorithm,bytes,mb_per_s\nsha256,16,1,2\n", NULL, "line 2, column 4: a field too many" },
-        { "algorithm,bytes,mb_per_s\nsha256,16k,1\n", NULL, "line 2, column 2 (bytes): '16k'" },
-        { "algorithm,bytes,mb_per_s\nsha256,0,1\n", NULL, "line 2, column 2 (bytes)" },
-        { "algorithm,bytes,mb_per_s\nsha256,16,-1\n", NULL, "line 2, column 3 (mb_per_s): '-1'" },
-        { "algorithm,bytes,mb_per_s\nsha256,16,nan\n", NULL, "line 2, column 3 (mb_per_s)" },
-        { "algorithm,bytes,mb_per_s\nsha256,16,1e999\n", NULL, "line 2, column 3 (mb_per_s)" },
+        { REC("sha256,16,1,2"), NULL, "line 2, column 4: a field too many" },
+        { REC("sha256,16k,1"), NULL, "line 2, column 2 (bytes): '16k'" },
+        { REC("sha256,0,1"), NULL, "line 2, column 2 (bytes)" },
+        { REC("sha256,16,-1"), NULL, "line 2, column 3 (mb_per_s): '-1'" },
+        { REC("sha256,16,nan"), NULL, "line 2, column 3 (mb_per_s)" },
+        { REC("sha256,16,1e999"), NULL, "line 2, column 3 (mb_per_s)" },
         { "algorithm,bytes,mb_per_s,status\nsha256,16,,ok\n", NULL,
           "line 2, column 3 (mb_per_s): empty, yet the status is ok" },
         { "algorithm,bytes,mb_per_s\n,16,1\n", NULL, "line 2, column 1 (algorithm): empty" },
@@ -235,6 +244,7 @@ static void test_malformed(void)
                                                               "return" },
         { "algorithm,bytes,mb_per_s,threads\nsha256,16,1,many\n", NULL, "column 4 (threads)" },
     };
+#undef REC
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
         struct csvread_set s;
         char why[512] = "", p[256];
