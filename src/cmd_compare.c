@@ -50,7 +50,11 @@ static int parse(int argc, char **argv, struct compare_opts *o)
         case 'h': cmd_usage(stdout); exit(0);
         case 'i': o->by_impl = 1; break;
         case 'f': o->force = 1; break;
-        case 'c': o->csv = optarg; o->fmt = COMPARE_CSV; o->formats++; break;
+        case 'c':
+            if (o->csv)
+                return usage_error("--csv given twice ('%s' and another): one file", optarg);
+            o->csv = optarg, o->fmt = COMPARE_CSV, o->formats++;
+            break;
         case 'm': o->fmt = COMPARE_MARKDOWN; o->formats++; break;
         case 'j': o->fmt = COMPARE_JSON; o->formats++; break;
         case ':': return usage_error("option %s needs a value", argv[optind - 1]);

@@ -75,7 +75,8 @@ int select_algs(struct selection *s, const char *list, char *why, size_t n)
 
 int select_parse_size(const char *text, size_t *out, char *why, size_t n)
 {
-    const char *accepted = "accepted: 1 to 16 MiB, as bytes or with k/K/KiB or M/MiB (e.g. 16, 4k, 16M)";
+    const char *accepted = "accepted: 1 to 16 MiB, as bytes (B) or with k, KiB or kB (1024) or "
+                           "M, MiB or MB (1024^2), in any case (e.g. 16, 4k, 16M)";
     errno = 0;
     char *end;
     if (!isdigit((unsigned char)text[0])) {
@@ -258,7 +259,9 @@ int select_time(struct selection *s, const char *text, char *why, size_t n)
 {
     char *end;
     double v = strtod(text, &end);
-    if (end == text || *end || !(v >= SELECT_MIN_TIME && v <= SELECT_MAX_TIME)) {
+    /* decimal only: strtod also takes " 0.1" and "0x1p-3" */
+    if (end == text || *end || !(v >= SELECT_MIN_TIME && v <= SELECT_MAX_TIME) ||
+        strspn(text, "0123456789.eE+-") != strlen(text)) {
         snprintf(why, n, "bad --time '%s'; accepted: %g to %g seconds per cell", text,
                  SELECT_MIN_TIME, SELECT_MAX_TIME);
         return -1;

@@ -67,6 +67,9 @@ static void test_bad_input(const char *dir)
         { "-a ''", "accepted" },
         { "-p ''", "kernel" },
         { "--time abc", "seconds" },
+        { "--time 0x1p-3", "seconds" }, /* strtod's hexadecimal */
+        { "--time ' 0.1'", "seconds" },
+        { "-s 4x", "MiB or MB" },
         { "--bogus", "--help" },
         { "-s", "needs a value" },
         { "--force --csv /dev/null", "regular file" },
@@ -311,6 +314,7 @@ static void test_compare(const char *dir)
         { "compare tests/data/malformed-binary.csv", "no 'algorithm' column" },
         { "compare tests", "folder" },
         { "compare - -", "only once" },
+        { "compare -c a.csv -c b.csv tests/data/epyc-milan.csv", "--csv given twice" },
     };
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
         int rc = sh(bads[i].args);
