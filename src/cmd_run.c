@@ -172,7 +172,7 @@ static void show_progress(struct session *s, enum session_event ev, size_t i, vo
 
 /* The live machine beside a saved run: the saved one is A, the reference of the ratios. */
 static void against(FILE *out, const struct csvread_set *saved, const struct cell *cells,
-                    size_t n)
+                    size_t n, int after_table)
 {
     struct csvread_set sets[2] = { *saved };
     struct compare_table t;
@@ -182,7 +182,8 @@ static void against(FILE *out, const struct csvread_set *saved, const struct cel
         fprintf(stderr, "accelscope run: --against: %s\n", why);
     else {
         compare_only(&t, t.nsides - 1); /* what this run measured */
-        fputc('\n', out);
+        if (after_table)
+            fputc('\n', out);
         compare_write(out, &t, COMPARE_TEXT);
         compare_free(&t);
     }
@@ -225,7 +226,7 @@ static int finish(struct session *s, const struct run_opts *o, const struct csvr
         report_scaling(table, cells, n, &env);
     }
     if (vs)
-        against(table, vs, cells, n);
+        against(table, vs, cells, n, !o->quiet);
     struct session_tally t;
     session_tally(s, &t);
     if (!o->quiet)

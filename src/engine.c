@@ -732,8 +732,11 @@ static void judge_exit(struct engine *e, int i)
             snprintf(sb, sizeof sb, "signal %d", sig);
             nm = sb;
         }
-        finish(e, RES_CRASHED, "worker %d killed by %s%s%s", i, nm, w->last[0] ? ": " : "",
-               w->last);
+        /* accelscope aborts only when memory runs out (xmalloc and the like); glibc and
+         * OpenSSL abort on a failed check of their own */
+        finish(e, RES_CRASHED, "worker %d killed by %s%s%s%s", i, nm,
+               sig == SIGABRT ? " (memory ran out, or a library's own check failed)" : "",
+               w->last[0] ? ": " : "", w->last);
     } else if (!w->done && !w->final) {
         finish(e, RES_ERROR, "worker %d exited with status %d before finishing%s%s", i,
                WEXITSTATUS(w->status), w->last[0] ? ": " : "", w->last);
@@ -893,6 +896,8 @@ const char *result_status_text(const struct result *r, char *buf, unsigned n)
         char *colon = strchr(sig, ':');
         if (colon)
             *colon = 0;
+        for (size_t k = strlen(sig); k && sig[k - 1] == ' ';) /* before SIGABRT's "(memory..." */
+            sig[--k] = 0;
         snprintf(buf, n, "crashed (%s)", sig);
         return buf;
     }

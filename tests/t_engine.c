@@ -151,6 +151,11 @@ static void test_faults(void)
     char st[48];
     CHECK(!strcmp(result_status_text(&r, st, sizeof st), "crashed (SIGILL)"),
           "named SIGILL: %s", result_status_text(&r, st, sizeof st));
+    struct result ab = { .status = RES_CRASHED };
+    snprintf(ab.reason, sizeof ab.reason, "worker 0 killed by SIGABRT (memory ran out, or a "
+             "library's own check failed): sha256");
+    CHECK(!strcmp(result_status_text(&ab, st, sizeof st), "crashed (SIGABRT)"),
+          "SIGABRT's hint stays out of the status: '%s'", result_status_text(&ab, st, sizeof st));
     r = run("sha256", "fault-wrong", 64, 1, 0, 0);
     CHECK(r.status == RES_WRONG && r.mb_per_s == 0 && r.reason[0],
           "wrong output, no figure (status %d: %s)", r.status, r.reason);
