@@ -51,8 +51,12 @@ static int parse(int argc, char **argv, struct compare_opts *o)
         case 'i': o->by_impl = 1; break;
         case 'f': o->force = 1; break;
         case 'c':
-            if (o->csv)
-                return usage_error("--csv given twice ('%s' and another): one file", optarg);
+            if (o->csv) {
+                char twice[1024];
+                snprintf(twice, sizeof twice, "--csv given twice ('%s' and '%s'): one file",
+                         o->csv, optarg);
+                return usage_error("%s", twice);
+            }
             o->csv = optarg, o->fmt = COMPARE_CSV, o->formats++;
             break;
         case 'm': o->fmt = COMPARE_MARKDOWN; o->formats++; break;
@@ -137,12 +141,8 @@ int cmd_compare(int argc, char **argv)
     struct compare_table t;
     if (!rc && compare_build(sets, n, o.by_impl, &t, why, sizeof why))
         rc = usage_error("%s", why);
-    else if (!rc && t.nsides > COMPARE_MAX_LETTERED && o.fmt != COMPARE_CSV &&
-             o.fmt != COMPARE_JSON) {
-        snprintf(why, sizeof why, "%zu runs: the table tells %zu apart by letter (A-Z, a-z, "
-                 "0-9); --csv or --json name each by its file and label", t.nsides,
-                 COMPARE_MAX_LETTERED);
-        rc = usage_error("%s", why);
+    else if (!rc && compare_check_letters(&t, 0, o.fmt, why, sizeof why)) {
+        rc = usage_error("%s (--csv, --json)", why);
         compare_free(&t);
     } else if (!rc) {
         rc = output(&t, &o);

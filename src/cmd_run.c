@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "env.h"
 #include "csv.h"
+#include "spawn.h"
 #include "export.h"
 #include "noise.h"
 #include "report.h"
@@ -83,6 +84,17 @@ static void note_unsized(const struct selection *sel)
                         "each is measured once, at its key size\n", list);
 }
 
+/* A file option given twice would write (or read) only one of the two, silently. */
+static int once(const char **slot, const char *value, const char *opt, char *why, size_t n)
+{
+    if (*slot) {
+        snprintf(why, n, "%s given twice ('%s' and '%s'): one file", opt, *slot, value);
+        return -1;
+    }
+    *slot = value;
+    return 0;
+}
+
 /* One option into the selection; 0 or the exit status. */
 static int option(int c, struct selection *sel, struct run_opts *o)
 {
@@ -97,12 +109,12 @@ static int option(int c, struct selection *sel, struct run_opts *o)
     case 't': bad = select_threads(sel, optarg, session_max_threads(NULL), why, sizeof why); break;
     case 'T': bad = select_time(sel, optarg, why, sizeof why); break;
     case 'd': sel->decrypt = 1; break;
-    case 'c': o->csv = optarg; break;
+    case 'c': bad = once(&o->csv, optarg, "--csv", why, sizeof why); break;
     case 'f': o->force = 1; break;
     case 'q': o->quiet = 1; break;
-    case 'o': o->out = optarg; break;
+    case 'o': bad = once(&o->out, optarg, "--out", why, sizeof why); break;
     case OPT_NO_SAVE: o->no_save = 1; break;
-    case OPT_AGAINST: o->against = optarg; break;
+    case OPT_AGAINST: bad = once(&o->against, optarg, "--against", why, sizeof why); break;
     default: return -1;
     }
     return bad ? usage_error("%s", why) : 0;
@@ -147,6 +159,10 @@ int run_parse(int argc, char **argv, struct selection *sel, struct run_opts *o)
                      "name", i ? "--out" : "--csv", dest[i]);
             return usage_error("%s", why);
         }
+    /* the table, or the CSV with -c -, would be lost after the whole measurement */
+    if (spawn_stdout_closed() && (!o->quiet || (o->csv && !strcmp(o->csv, "-"))))
+        return usage_error("%s", "standard output is closed, so the table would be lost: give -q, "
+                           "and --csv FILE or --out FILE for the figures");
     if (o->csv && csv_check_dest(o->csv, o->force, why, sizeof why))
         return usage_error("%s", why);
     if (o->out && export_check_dest(o->out, o->force, why, sizeof why))

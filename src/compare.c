@@ -135,7 +135,11 @@ static void label(struct compare_table *t)
         /* The same file given twice: only its place tells them apart. */
         for (size_t j = 0; j < i; j++)
             if (!strcmp(t->sides[j].label, s->label)) {
-                ADD(1, " (%c)", s->letter);
+                if (i < COMPARE_MAX_LETTERED) {
+                    ADD(1, " (%c)", s->letter);
+                } else {
+                    ADD(1, " (side %zu)", i + 1);
+                }
                 break;
             }
 #undef ADD
@@ -274,9 +278,10 @@ static const char *path_shown(const char *id)
     return p < 0 ? id : path_label[p];
 }
 
-/* "hardware", or "hardware 2t" for a row of 2 workers. */
-/* b: PATH_CELL bytes, room for the shown path and its thread count */
+/* b of path_cell: room for the shown path and its thread count */
 #define PATH_CELL 96
+
+/* "hardware", or "hardware 2t" for a row of 2 workers. */
 static const char *path_cell(const struct compare_row *r, char *b, size_t n)
 {
     char safe[64];
@@ -544,4 +549,16 @@ int compare_write(FILE *f, const struct compare_table *t, enum compare_format fm
     case COMPARE_JSON: write_json(f, t); break;
     }
     return ferror(f) ? -1 : 0;
+}
+
+int compare_check_letters(const struct compare_table *t, int svg, enum compare_format fmt,
+                          char *why, size_t n)
+{
+    if (t->nsides <= COMPARE_MAX_LETTERED || (!svg && (fmt == COMPARE_CSV || fmt == COMPARE_JSON)))
+        return 0;
+    snprintf(why, n, "%zu sides: %s tells %zu apart by letter (A-Z, a-z, 0-9); CSV and JSON "
+             "name each by its file and label", t->nsides, svg ? "the SVG chart"
+             : fmt == COMPARE_MARKDOWN ? "the Markdown table" : "the table",
+             (size_t)COMPARE_MAX_LETTERED);
+    return -1;
 }

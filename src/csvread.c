@@ -177,8 +177,10 @@ static int fail(struct rd *r, unsigned line, unsigned col, const char *fmt, ...)
     int k = col ? snprintf(r->why, r->wn, "%s: line %u, column %u%s", r->name, line, col,
                            *fmt == '(' ? " " : ": ")
                 : snprintf(r->why, r->wn, "%s: line %u: ", r->name, line);
-    if (k < 0 || (size_t)k >= r->wn)
+    if (k < 0 || (size_t)k >= r->wn) {
+        text_clean(r->why, r->wn); /* the name alone filled it */
         return -1;
+    }
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(r->why + k, r->wn - (size_t)k, fmt, ap);

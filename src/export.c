@@ -68,17 +68,18 @@ void export_json_string(FILE *f, const char *s)
 
 void export_md_text(FILE *f, const char *s)
 {
-    char w[1024], b[1024];
-    /* a line break or a tab in a reason reads as a space; other controls as '?' */
-    size_t k = 0;
-    for (; *s && k + 1 < sizeof w; s++)
-        w[k++] = *s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s;
-    w[k] = 0;
-    for (s = text_shown(w, b, sizeof b); *s; s++) {
-        if (*s == '|')
+    while (*s) {
+        unsigned cp;
+        size_t len = text_utf8_char(s, &cp);
+        if (len && (cp == '\n' || cp == '\r' || cp == '\t'))
+            fputc(' ', f); /* a reason's line break reads as a space */
+        else if (!len || text_control(cp))
+            fputc('?', f), len = len ? len : 1;
+        else if (cp == '|')
             fputs("\\|", f);
         else
-            fputc(*s, f);
+            fwrite(s, 1, len, f);
+        s += len;
     }
 }
 

@@ -108,6 +108,11 @@ static void std_fds(void)
     }
 }
 
+int spawn_stdout_closed(void)
+{
+    return stdout_closed;
+}
+
 static int stdout_reported; /* a writer said why standard output failed */
 
 void spawn_stdout_reported(void)

@@ -31,5 +31,8 @@ void spawn_stdio_init(void);
 /* A writer has told the user why standard output failed: the exit check stays silent (the
  * status is still 1), so one failure gives one message. */
 void spawn_stdout_reported(void);
+/* 1 when the process started with standard output closed (spawn_stdio_init took it: what is
+ * written there fails, and the command exits 1). */
+int spawn_stdout_closed(void);
 
 #endif

@@ -1,3 +1,5 @@
+/* Text from outside shown safely: UTF-8 decoded by RFC 3629, the code points a terminal acts
+ * on (C0, DEL, C1) and the bytes that are no UTF-8 replaced (text.h). */
 #include "text.h"
 
 #include <string.h>

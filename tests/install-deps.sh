@@ -25,6 +25,9 @@ if [ "$profile" = check ]; then
     # The export tests render the SVG chart and count its colours.
     command -v rsvg-convert >/dev/null 2>&1 || extra="$extra librsvg2-bin"
     /usr/bin/python3 -c 'import PIL' 2>/dev/null || extra="$extra python3-pil"
+    # The TUI suite builds a de_DE locale (a decimal comma) with localedef from its source.
+    [ -e /usr/share/i18n/locales/de_DE ] && command -v localedef >/dev/null 2>&1 ||
+        extra="$extra locales"
 fi
 if [ "$profile" = screenshots ]; then
     # Debian's own python3 (a pyenv one earlier on PATH has no PIL): the renderer uses it.

@@ -70,9 +70,10 @@ static void test_bad_input(const char *dir)
         { "--time 0x1p-3", "seconds" }, /* strtod's hexadecimal */
         { "--time ' 0.1'", "seconds" },
         { "-s 4x", "MiB or MB" },
+        { "--csv other.csv", "--csv given twice" }, /* only one would be written */
+        { "--out a.md --out b.md", "--out given twice" },
         { "--bogus", "--help" },
         { "-s", "needs a value" },
-        { "--force --csv /dev/null", "regular file" },
     };
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
         snprintf(args, sizeof args, "run --time 0.01 --csv %s %s", csv, bads[i].args);
@@ -82,6 +83,9 @@ static void test_bad_input(const char *dir)
               bads[i].says, err);
         CHECK(!exists(csv), "'%s': no file written", bads[i].args);
     }
+    /* (not in the table, which gives --csv already: a second one is refused as such) */
+    CHECK(sh("run -a sha256 -s 16 -p hw --time 0.01 --force --csv /dev/null") == 2 &&
+          strstr(err, "regular file"), "--force onto a device refused: %s", err);
     snprintf(args, sizeof args, "run -a sha256 -s 16 -p hw --time 0.01 --csv %s/no/such/dir/x.csv", dir);
     CHECK(sh(args) == 2 && strstr(err, "does not exist"), "unwritable CSV path: %s", err);
     setenv("ACCELSCOPE_DENY", "aesni,warp-drive", 1);
@@ -314,7 +318,7 @@ static void test_compare(const char *dir)
         { "compare tests/data/malformed-binary.csv", "no 'algorithm' column" },
         { "compare tests", "folder" },
         { "compare - -", "only once" },
-        { "compare -c a.csv -c b.csv tests/data/epyc-milan.csv", "--csv given twice" },
+        { "compare -c a.csv -c b.csv tests/data/epyc-milan.csv", "given twice ('a.csv' and 'b.csv')" },
     };
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
         int rc = sh(bads[i].args);
@@ -354,7 +358,7 @@ static void test_compare(const char *dir)
             CHECK(sh(many) == 0 && strstr(out, "\na  vm"), "27 sides: the 27th is 'a': %s", err);
         strcat(many, " tests/data/epyc-milan.csv");
     }
-    CHECK(sh(many) == 2 && strstr(err, "63 runs") && strstr(err, "--json"),
+    CHECK(sh(many) == 2 && strstr(err, "63 sides") && strstr(err, "--json"),
           "63 sides: the text table refused, --csv and --json named: %s", err);
     char json[sizeof many + 8];
     snprintf(json, sizeof json, "compare --json%s", many + strlen("compare"));

@@ -203,8 +203,7 @@ static void test_full_stdout(void)
  * one message, not 0 (the descriptor taken so that no file opened later becomes it). */
 static void test_closed_stdout(void)
 {
-    static const char *const cmds[] = { "--help", "info", SHORT_RUN " --csv -",
-                                        "compare tests/data/epyc-milan.csv",
+    static const char *const cmds[] = { "--help", "info", "compare tests/data/epyc-milan.csv",
                                         "compare --json tests/data/epyc-milan.csv" };
     char redir[160], e_path[80];
     snprintf(redir, sizeof redir, ">&- 2>%s </dev/null", shell_path("err", e_path, sizeof e_path));
@@ -213,6 +212,13 @@ static void test_closed_stdout(void)
         const char *first = strstr(err, "standard output");
         CHECK(rc == 1 && first && !strstr(first + 1, "standard output"),
               "'%s >&-': exit 1 with one message (exit %d): %s", cmds[i], rc, err);
+    }
+    /* run knows before measuring: refused (exit 2), unless -q leaves nothing for it */
+    const char *runs[] = { SHORT_RUN, SHORT_RUN " -q --csv -" };
+    for (size_t i = 0; i < 2; i++) {
+        int rc = sh3("", runs[i], redir);
+        CHECK(rc == 2 && strstr(err, "standard output is closed") && strstr(err, "-q"),
+              "'%s >&-': refused before measuring (exit %d): %s", runs[i], rc, err);
     }
     int rc = sh3("", SHORT_RUN " -q", redir);
     CHECK(rc == 0 && !strstr(err, "standard output"), "'-q >&-': nothing for standard output, "

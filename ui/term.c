@@ -232,6 +232,10 @@ static int refuse(char *why, size_t n)
 int term_open(void)
 {
     setlocale(LC_ALL, "");
+    /* The character set from the user's locale, numbers from C's: the TUI writes figures to
+     * files (CSV, JSON) and to its workers' command lines, which read them with '.' (a
+     * locale's "1234,5" is refused there) */
+    setlocale(LC_NUMERIC, "C");
     const char *cs = nl_langinfo(CODESET);
     ui.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
     char why[600];

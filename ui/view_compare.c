@@ -274,7 +274,7 @@ static int sides_draw(struct rect r)
         const struct compare_side *s = &t.sides[k];
         if (shown == r.h - 1 && k + 1 < t.nsides) {
             ui_textf(r.y + shown, 1, r.w - 2, ui_attr(ROLE_DIM), "%s and %zu more sides (e to "
-                     "a .md or .json names every one)", ui_glyph(G_ELLIPSIS), t.nsides - k);
+                     "a .csv or .json names every one)", ui_glyph(G_ELLIPSIS), t.nsides - k);
             return shown + 1;
         }
         ui_textf(r.y + shown, 1, 3, ui_attr(ROLE_KEY) | A_BOLD, "%c", s->letter);

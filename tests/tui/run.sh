@@ -396,5 +396,28 @@ then ok "cmdline: '$line' measures the same cells as the TUI"
 else bad "cmdline: '$line' measures the same cells as the TUI" cmd; fi
 tui_keys cmd q
 
+# 18. A locale that writes numbers with a decimal comma (de_DE): the TUI's files and its
+#     workers' command lines keep C's '.', so that its CSV reads back and every cell measures
+#     (with the user's LC_NUMERIC a worker refused its seconds, "0,050000").
+loc=$tmp/locale
+if mkdir -p "$loc" && localedef -i de_DE -f UTF-8 "$loc/de_DE.UTF-8" >/dev/null 2>&1; then
+    tui_start de 110 40 "$tmp" env LOCPATH="$loc" LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8 "$bin"
+    check "de_DE locale: starts" de 'features: ' 30
+    tui_pick de "sha256" "1 KiB"
+    tui_keys de 1 r
+    check "de_DE locale: run finishes" de 'done in [0-9.,]+ s' 60
+    rm -f "$tmp"/accelscope-*.csv
+    tui_keys de e Enter
+    check "de_DE locale: exported" de 'wrote [0-9]+ rows' 20
+    decsv=$(ls -t "$tmp"/accelscope-*.csv 2>/dev/null | head -1)
+    if [ -n "$decsv" ] && "$bin" compare "$decsv" >/dev/null 2>"$tmp/de.err" &&
+        python3 "$here/../rows_check.py" "$decsv" ""
+    then ok "de_DE locale: the CSV reads back and every row verified or says why not"
+    else bad "de_DE locale: the CSV reads back and every row verified or says why not" de; cat "$tmp/de.err"; fi
+    tui_keys de q
+else
+    echo "UNAVAILABLE: de_DE locale: localedef could not build it (Debian's locales package)"
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
