@@ -45,7 +45,12 @@ tui_app_pid() {
     return 1
 }
 tui_kill() { $TUI_T kill-session -t "$1" 2>/dev/null; }
-tui_kill_server() { $TUI_T kill-server 2>/dev/null; rm -rf "$TUI_XDG"; }
+# (the server leaves its socket behind: one file in /tmp/tmux-UID per suite run, 458 of them
+# after a day's work)
+tui_kill_server() {
+    $TUI_T kill-server 2>/dev/null
+    rm -rf "$TUI_XDG" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK"
+}
 
 # tui_wait NAME REGEX [SECONDS]: 0 once the pane shows REGEX (grep -E), 1 after the timeout.
 tui_wait() {
