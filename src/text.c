@@ -59,6 +59,8 @@ const char *text_shown(const char *s, char *buf, size_t n)
 void text_clean(char *s, size_t n)
 {
     char b[1024];
+    if (!n) /* no string fits: nothing to clean */
+        return;
     const char *t = text_shown(s, b, sizeof b < n ? sizeof b : n);
     if (t != s)
         memcpy(s, t, strlen(t) + 1);
