@@ -25,4 +25,17 @@ void cmd_usage(FILE *out);
 
 #define EXIT_USAGE 2
 
+/* A file option (--csv, --out, --against) into *slot; given twice, only one of the two would
+ * be written or read, silently: -1 and why then. */
+static inline int cmd_once(const char **slot, const char *value, const char *opt, char *why,
+                           size_t n)
+{
+    if (*slot) {
+        snprintf(why, n, "%s given twice ('%s' and '%s'): one file", opt, *slot, value);
+        return -1;
+    }
+    *slot = value;
+    return 0;
+}
+
 #endif

@@ -43,6 +43,7 @@ static int no_file(void)
 static int parse(int argc, char **argv, struct compare_opts *o)
 {
     int c;
+    char why[1024];
     optind = 1;
     opterr = 0;
     while (optopt = 0, (c = getopt_long(argc, argv, ":ic:mjfh", longs, NULL)) != -1) {
@@ -51,13 +52,9 @@ static int parse(int argc, char **argv, struct compare_opts *o)
         case 'i': o->by_impl = 1; break;
         case 'f': o->force = 1; break;
         case 'c':
-            if (o->csv) {
-                char twice[1024];
-                snprintf(twice, sizeof twice, "--csv given twice ('%s' and '%s'): one file",
-                         o->csv, optarg);
-                return usage_error("%s", twice);
-            }
-            o->csv = optarg, o->fmt = COMPARE_CSV, o->formats++;
+            if (cmd_once(&o->csv, optarg, "--csv", why, sizeof why))
+                return usage_error("%s", why);
+            o->fmt = COMPARE_CSV, o->formats++;
             break;
         case 'm': o->fmt = COMPARE_MARKDOWN; o->formats++; break;
         case 'j': o->fmt = COMPARE_JSON; o->formats++; break;
@@ -71,7 +68,6 @@ static int parse(int argc, char **argv, struct compare_opts *o)
         return usage_error("%s", "one format at a time: --csv, --markdown or --json");
     if (optind >= argc)
         return no_file();
-    char why[1024];
     /* --force replaces a file, never one of the runs being read (said first: --force would
      * not help) */
     for (int i = optind; o->csv && i < argc; i++)
@@ -141,7 +137,8 @@ int cmd_compare(int argc, char **argv)
     struct compare_table t;
     if (!rc && compare_build(sets, n, o.by_impl, &t, why, sizeof why))
         rc = usage_error("%s", why);
-    else if (!rc && compare_check_letters(&t, 0, o.fmt, why, sizeof why)) {
+    else if (!rc && compare_check_letters(&t, o.fmt != COMPARE_CSV && o.fmt != COMPARE_JSON, why,
+                                          sizeof why)) {
         rc = usage_error("%s (--csv, --json)", why);
         compare_free(&t);
     } else if (!rc) {

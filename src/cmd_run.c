@@ -84,17 +84,6 @@ static void note_unsized(const struct selection *sel)
                         "each is measured once, at its key size\n", list);
 }
 
-/* A file option given twice would write (or read) only one of the two, silently. */
-static int once(const char **slot, const char *value, const char *opt, char *why, size_t n)
-{
-    if (*slot) {
-        snprintf(why, n, "%s given twice ('%s' and '%s'): one file", opt, *slot, value);
-        return -1;
-    }
-    *slot = value;
-    return 0;
-}
-
 /* One option into the selection; 0 or the exit status. */
 static int option(int c, struct selection *sel, struct run_opts *o)
 {
@@ -109,12 +98,12 @@ static int option(int c, struct selection *sel, struct run_opts *o)
     case 't': bad = select_threads(sel, optarg, session_max_threads(NULL), why, sizeof why); break;
     case 'T': bad = select_time(sel, optarg, why, sizeof why); break;
     case 'd': sel->decrypt = 1; break;
-    case 'c': bad = once(&o->csv, optarg, "--csv", why, sizeof why); break;
+    case 'c': bad = cmd_once(&o->csv, optarg, "--csv", why, sizeof why); break;
     case 'f': o->force = 1; break;
     case 'q': o->quiet = 1; break;
-    case 'o': bad = once(&o->out, optarg, "--out", why, sizeof why); break;
+    case 'o': bad = cmd_once(&o->out, optarg, "--out", why, sizeof why); break;
     case OPT_NO_SAVE: o->no_save = 1; break;
-    case OPT_AGAINST: bad = once(&o->against, optarg, "--against", why, sizeof why); break;
+    case OPT_AGAINST: bad = cmd_once(&o->against, optarg, "--against", why, sizeof why); break;
     default: return -1;
     }
     return bad ? usage_error("%s", why) : 0;

@@ -551,14 +551,11 @@ int compare_write(FILE *f, const struct compare_table *t, enum compare_format fm
     return ferror(f) ? -1 : 0;
 }
 
-int compare_check_letters(const struct compare_table *t, int svg, enum compare_format fmt,
-                          char *why, size_t n)
+int compare_check_letters(const struct compare_table *t, int lettered, char *why, size_t n)
 {
-    if (t->nsides <= COMPARE_MAX_LETTERED || (!svg && (fmt == COMPARE_CSV || fmt == COMPARE_JSON)))
+    if (!lettered || t->nsides <= COMPARE_MAX_LETTERED)
         return 0;
-    snprintf(why, n, "%zu sides: %s tells %zu apart by letter (A-Z, a-z, 0-9); CSV and JSON "
-             "name each by its file and label", t->nsides, svg ? "the SVG chart"
-             : fmt == COMPARE_MARKDOWN ? "the Markdown table" : "the table",
-             (size_t)COMPARE_MAX_LETTERED);
+    snprintf(why, n, "%zu sides: letters tell %zu apart (A-Z, a-z, 0-9); CSV and JSON name each "
+             "by its file and label", t->nsides, (size_t)COMPARE_MAX_LETTERED);
     return -1;
 }

@@ -63,10 +63,10 @@ void compare_only(struct compare_table *t, size_t side);
 
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_MARKDOWN, COMPARE_JSON };
 
-/* 0 when fmt can tell the table's sides apart: text, Markdown and SVG by letter (up to
- * COMPARE_MAX_LETTERED), CSV and JSON by file and label (any number); else -1 and why. */
-int compare_check_letters(const struct compare_table *t, int svg, enum compare_format fmt,
-                          char *why, size_t n);
+/* 0 when an output can tell the table's sides apart: one that names them by letter
+ * (lettered: text, Markdown, SVG) up to COMPARE_MAX_LETTERED, CSV and JSON (by file and
+ * label) any number; else -1 and why. */
+int compare_check_letters(const struct compare_table *t, int lettered, char *why, size_t n);
 
 /* The table in a format; 0 or -1 on a write error. */
 int compare_write(FILE *f, const struct compare_table *t, enum compare_format fmt);

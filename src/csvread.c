@@ -371,13 +371,9 @@ static int numbers(struct rd *r, const struct hdr *h, struct csvread_row *row)
         double *d = (double *)((char *)row + num_cols[i].off);
         if (!*s)
             continue;
-        char *end;
-        errno = 0;
-        *d = strtod(s, &end);
-        /* decimal as the writer writes it: strtod alone takes " 1", "0x10" and "1e308", which
-         * read as figures no machine gives and break the tables' columns */
-        if (*end || errno || !isfinite(*d) || *d < 0 || *d > CSVREAD_MAX_NUMBER ||
-            strspn(s, "0123456789.eE+-") != strlen(s))
+        /* as the writer writes it: "0x10" and "1e308" read as figures no machine gives and
+         * break the tables' columns */
+        if (text_decimal(s, d) || *d < 0 || *d > CSVREAD_MAX_NUMBER)
             return fail(r, r->rec_line, (unsigned)c + 1, "(%s): '%.40s' is not a decimal "
                         "number from 0 to 10^12", csvread_col_name[num_cols[i].col], s);
         if (num_cols[i].col == CSVREAD_MB_PER_S || num_cols[i].col == CSVREAD_OPS_PER_S)

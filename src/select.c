@@ -10,6 +10,7 @@
 #include "impl.h"
 #include "engine.h"
 #include "registry.h"
+#include "text.h"
 
 const size_t select_default_sizes[6] = { 16, 64, 256, 1024, 8192, 16384 };
 
@@ -257,11 +258,8 @@ int select_max_threads(const struct selection *s)
 
 int select_time(struct selection *s, const char *text, char *why, size_t n)
 {
-    char *end;
-    double v = strtod(text, &end);
-    /* decimal only: strtod also takes " 0.1" and "0x1p-3" */
-    if (end == text || *end || !(v >= SELECT_MIN_TIME && v <= SELECT_MAX_TIME) ||
-        strspn(text, "0123456789.eE+-") != strlen(text)) {
+    double v;
+    if (text_decimal(text, &v) || !(v >= SELECT_MIN_TIME && v <= SELECT_MAX_TIME)) {
         snprintf(why, n, "bad --time '%s'; accepted: %g to %g seconds per cell", text,
                  SELECT_MIN_TIME, SELECT_MAX_TIME);
         return -1;

@@ -2,6 +2,9 @@
  * on (C0, DEL, C1) and the bytes that are no UTF-8 replaced (text.h). */
 #include "text.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t text_utf8_char(const char *s, unsigned *cp)
@@ -21,6 +24,16 @@ size_t text_utf8_char(const char *s, unsigned *cp)
         return 0;
     *cp = v;
     return len;
+}
+
+int text_decimal(const char *s, double *v)
+{
+    char *end;
+    if (!*s || strspn(s, "0123456789.eE+-") != strlen(s))
+        return -1;
+    errno = 0;
+    *v = strtod(s, &end);
+    return *end || errno || !isfinite(*v) ? -1 : 0;
 }
 
 int text_control(unsigned cp)

@@ -16,6 +16,11 @@ void text_clean(char *s, size_t n);
 /* The code point of the well-formed UTF-8 character at s and its length, or 0. */
 size_t text_utf8_char(const char *s, unsigned *cp);
 
+/* A number as the project writes it (CSV figures, --time): digits, point, exponent, finite,
+ * nothing else, where strtod alone also takes " 1", "0x10", "0x1p-3" and "inf". 0 and *v,
+ * or -1. */
+int text_decimal(const char *s, double *v);
+
 /* 1 for C0, DEL and C1: the code points a terminal may act on. */
 int text_control(unsigned cp);
 

@@ -109,12 +109,8 @@ static int fill_table(FILE *f, void *arg)
 static int write_table(int force, char *why, size_t n)
 {
     struct table_arg a = { EXPORT_CSV, table };
-    static const enum compare_format as[] = { [EXPORT_CSV] = COMPARE_CSV,
-                                              [EXPORT_MD] = COMPARE_MARKDOWN,
-                                              [EXPORT_JSON] = COMPARE_JSON,
-                                              [EXPORT_SVG] = COMPARE_TEXT };
     if (export_format_of(name.text, &a.fmt, why, n) ||
-        compare_check_letters(table, a.fmt == EXPORT_SVG, as[a.fmt], why, n))
+        compare_check_letters(table, a.fmt != EXPORT_CSV && a.fmt != EXPORT_JSON, why, n))
         return -1;
     return csv_write_atomic(name.text, force, fill_table, &a, why, n);
 }
