@@ -102,14 +102,15 @@ static void same_code(const struct cell *cells, size_t n, struct cell *c)
     if (!simd)
         return;
     for (unsigned k = 0; k < a->naccel; k++)
-        if (osslcap_has(w, nw, a->accel[k]) == 1)
+        if (osslcap_runs(w, nw, a->accel[k]) == 1)
             return;
     c->d.same_as = simd->impl;
     if (!a->naccel)
         snprintf(c->d.same_why, sizeof c->d.same_why, "no CPU has %s instructions", a->id);
     else
         snprintf(c->d.same_why, sizeof c->d.same_why,
-                 "OpenSSL's capability vector enables no %s instructions", a->id);
+                 "OpenSSL's capability vector enables none of the instructions its %s code "
+                 "uses", a->id);
 }
 
 /* One column: the cells of [0, n) that share c0's algorithm, size and direction. */

@@ -20,6 +20,7 @@
 
 #include "algo.h"
 #include "offload.h"
+#include "osslcap.h"
 #include "spawn.h"
 #include "worker.h"
 
@@ -528,7 +529,8 @@ static pid_t spawn(const struct engine_job *j, int idx, struct worker *w, int ba
     snprintf(barrier, sizeof barrier, "%d:%d:%d", bar, j->threads, idx);
     char *argv[] = { "accelscope", "__worker", (char *)j->impl->alg, (char *)j->impl->name,
                      bytes, dec, secs, samples, cpu, bar >= 0 ? barrier : NULL, NULL };
-    char **envp = worker_env(j->impl->env);
+    char mask[OSSLCAP_ENV_MAX];
+    char **envp = worker_env(osslcap_worker_env(j->impl->env, mask, sizeof mask));
     pid_t pid = spawn_piped_keep(exe_path, argv, envp, sv[1], bar, &w->fd, why, n);
     free(envp);
     close(sv[1]);

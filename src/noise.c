@@ -2,6 +2,8 @@
  * cpufreq's scaling_governor) or the environment; nothing is changed. */
 #include "noise.h"
 
+#include "osslcap.h"
+
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -142,6 +144,9 @@ void noise_survey(struct noise *nz)
             say(nz, "%s=%.80s set by you: OpenSSL's hw path follows your mask, not the CPU",
                 masks[i], v);
     }
+    char why[160];
+    if (osslcap_deny_missed(why, sizeof why))
+        say(nz, "ACCELSCOPE_DENY does not reach OpenSSL's rows: %s", why);
 }
 
 const char *noise_join(const struct noise *nz, char *buf, size_t n)

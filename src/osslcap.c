@@ -1,7 +1,13 @@
 #include "osslcap.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "cpu.h"
 
 int osslcap_parse(const char *s, uint64_t w[2])
 {
@@ -31,4 +37,157 @@ int osslcap_has(const uint64_t w[2], int nwords, enum feature f)
     return -1;
 #endif
     return (int)((w[d->capw] >> d->capb) & 1);
+}
+
+int osslcap_runs(const uint64_t w[2], int nwords, enum feature f)
+{
+    int has = osslcap_has(w, nwords, f);
+    if (has == 1 && (f == FEAT_VAES || f == FEAT_VPCLMULQDQ))
+        return osslcap_has(w, nwords, FEAT_AESNI) == 1;
+    return has;
+}
+
+/* OpenSSL's environment variable for the mask on this architecture, NULL where it has none. */
+static const char *mask_name(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return "OPENSSL_ia32cap";
+#elif defined(__aarch64__)
+    return "OPENSSL_armcap";
+#else
+    return NULL;
+#endif
+}
+
+int osslcap_deny_bits(uint64_t d[2])
+{
+    int any = 0;
+    d[0] = d[1] = 0;
+    for (int f = 0; f < FEAT_COUNT; f++) {
+        const struct feature_desc *fd = &feature_table[f];
+        if (fd->arch != feature_host_arch() || fd->capw < 0 || !cpu_denied((enum feature)f))
+            continue;
+        d[fd->capw] |= (uint64_t)1 << fd->capb;
+        any = 1;
+    }
+    return any && mask_name();
+}
+
+/* One word of an OPENSSL_ia32cap value as OpenSSL 3 reads it (crypto/cpuid.c): "~N" clears
+ * N from what CPUID found, "N" replaces it, "" (word 0 only, before ':') keeps it; N is
+ * decimal, 0x hex or 0 octal. */
+struct word {
+    int clear; /* 1: the bits clear from the detected word; 0: the whole word */
+    uint64_t v;
+};
+
+static int parse_word(const char *s, size_t len, struct word *w)
+{
+    char buf[40], *end;
+    if (len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    w->clear = buf[0] == '~';
+    if (!buf[w->clear]) {
+        w->v = 0; /* "" keeps the detected word: clears nothing */
+        w->clear = 1;
+        return 0;
+    }
+    if (buf[w->clear] < '0' || buf[w->clear] > '9')
+        return -1; /* strtoull would take a sign or spaces, which OpenSSL reads as 0 */
+    errno = 0;
+    w->v = strtoull(buf + w->clear, &end, 0);
+    return errno || *end ? -1 : 0;
+}
+
+static void put_word(char *b, size_t n, const struct word *w, uint64_t deny)
+{
+    if (w->clear)
+        snprintf(b, n, "~0x%llx", (unsigned long long)(w->v | deny));
+    else
+        snprintf(b, n, "0x%llx", (unsigned long long)(w->v & ~deny));
+}
+
+int osslcap_add_deny(const char *name, const char *base, const uint64_t d[2], char *buf,
+                     size_t n)
+{
+    struct word w[2];
+    if (!strcmp(name, "OPENSSL_armcap")) { /* one whole word (crypto/armcap.c: strtoul) */
+        if (parse_word(base, strlen(base), &w[0]) || w[0].clear)
+            return -1;
+        snprintf(buf, n, "%s=0x%llx", name, (unsigned long long)(w[0].v & ~d[0]));
+        return 0;
+    }
+    const char *colon = strchr(base, ':');
+    if (parse_word(base, colon ? (size_t)(colon - base) : strlen(base), &w[0]))
+        return -1;
+    if (!colon)
+        w[1] = (struct word){ .clear = 0, .v = 0 }; /* no second value: OpenSSL zeroes it */
+    else if (!colon[1] || parse_word(colon + 1, strlen(colon + 1), &w[1]))
+        return -1;
+    char a[24], b[24];
+    put_word(a, sizeof a, &w[0], d[0]);
+    put_word(b, sizeof b, &w[1], d[1]);
+    snprintf(buf, n, "%s=%s:%s", name, a, b);
+    return 0;
+}
+
+/* What a worker of a row whose own mask is row_env (NAME=VALUE, or NULL) is to be given:
+ * *out (row_env, or buf). 0 when ACCELSCOPE_DENY reaches OpenSSL there or denies nothing of
+ * OpenSSL's; -1 and why when it cannot (the row then runs as it would without the denial). */
+static int worker_env(const char *row_env, char *buf, size_t n, const char **out, char *why,
+                      size_t wn)
+{
+    uint64_t d[2];
+    const char *name = mask_name();
+    *out = row_env;
+    if (!osslcap_deny_bits(d))
+        return 0;
+    size_t len = strlen(name);
+    const char *base;
+    char detected[40];
+    if (row_env && !strncmp(row_env, name, len) && row_env[len] == '=')
+        base = row_env + len + 1;
+    else if (row_env)
+        return 0; /* another variable: nothing of OpenSSL's to add to */
+    else if ((base = getenv(name)))
+        ; /* the user's own mask, which the row gets as it is */
+    else if (!strcmp(name, "OPENSSL_armcap")) { /* a whole value: start from the detected */
+        uint64_t w[2];
+        if (osslcap_parse(OpenSSL_version(OPENSSL_CPU_INFO), w) < 1) {
+            snprintf(why, wn, "libcrypto does not give its capability vector, so "
+                              "ACCELSCOPE_DENY cannot be taken out of it");
+            return -1;
+        }
+        snprintf(detected, sizeof detected, "0x%llx", (unsigned long long)w[0]);
+        base = detected;
+    } else {
+        snprintf(buf, n, "%s=~0x%llx:~0x%llx", name, (unsigned long long)d[0],
+                 (unsigned long long)d[1]); /* both words as detected, less the denied */
+        *out = buf;
+        return 0;
+    }
+    if (osslcap_add_deny(name, base, d, buf, n)) {
+        snprintf(why, wn, "%s=%.60s is not a value accelscope can add ACCELSCOPE_DENY to",
+                 name, base);
+        return -1;
+    }
+    *out = buf;
+    return 0;
+}
+
+const char *osslcap_worker_env(const char *row_env, char *buf, size_t n)
+{
+    const char *out;
+    char why[160];
+    worker_env(row_env, buf, n, &out, why, sizeof why);
+    return out;
+}
+
+int osslcap_deny_missed(char *why, size_t n)
+{
+    char buf[OSSLCAP_ENV_MAX];
+    const char *out;
+    return worker_env(NULL, buf, sizeof buf, &out, why, n) ? 1 : 0;
 }

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "feature.h"
 
 /* Parses OpenSSL_version(OPENSSL_CPU_INFO) ("CPUINFO: OPENSSL_ia32cap=0x..:0x.."). Returns
@@ -13,5 +15,34 @@ int osslcap_parse(const char *cpuinfo, uint64_t w[2]);
 
 /* 1/0 whether the vector enables f; -1 when OpenSSL has no bit for f on this architecture. */
 int osslcap_has(const uint64_t w[2], int nwords, enum feature f);
+
+/* osslcap_has, less what libcrypto would not run: on x86 its VAES and VPCLMULQDQ code is
+ * all inside its AES-NI branch (OpenSSL 3: providers' cipher_aes_gcm_hw.c and
+ * cipher_aes_hw.c test AESNI_CAPABLE first; crypto/modes/gcm128.c's GHASH takes PCLMULQDQ,
+ * not VPCLMULQDQ), so without AES-NI a vector's VAES and VPCLMULQDQ bits change nothing. */
+int osslcap_runs(const uint64_t w[2], int nwords, enum feature f);
+
+/* The capability bits ACCELSCOPE_DENY takes from OpenSSL, per word (features cpu_denied()
+ * with an OpenSSL bit on this architecture): 1 when there are any, else 0. */
+int osslcap_deny_bits(uint64_t d[2]);
+
+/* ACCELSCOPE_DENY reaches OpenSSL's rows too: a feature denied is one their workers do not
+ * have, so the hw row of a denied feature runs what libcrypto runs on a CPU without it. The
+ * worker of a row whose own mask is row_env (NAME=VALUE, or NULL) gets the result in its
+ * environment: row_env itself when nothing is denied, else the row's mask (or, for a row
+ * without one, the user's own OPENSSL_ia32cap / OPENSSL_armcap, or the CPU's vector) with the
+ * denied bits cleared as well, in buf (OSSLCAP_ENV_MAX bytes). */
+#define OSSLCAP_ENV_MAX 96
+const char *osslcap_worker_env(const char *row_env, char *buf, size_t n);
+
+/* base, the value of mask variable name (OPENSSL_ia32cap: "[~]N[:[~]N]" as OpenSSL 3's
+ * crypto/cpuid.c reads it; OPENSSL_armcap: a whole "N"), with the bits d cleared as well, as
+ * NAME=VALUE in buf; 0, or -1 when base is not such a value. */
+int osslcap_add_deny(const char *name, const char *base, const uint64_t d[2], char *buf,
+                     size_t n);
+
+/* 1 and why when a denial cannot reach OpenSSL (a mask of the user's that this code does not
+ * read as OpenSSL does; aarch64's libcrypto not giving its vector), else 0. */
+int osslcap_deny_missed(char *why, size_t n);
 
 #endif

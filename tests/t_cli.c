@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "csvread.h"
+#include "osslcap.h"
 #include "stats.h"
 #include "shell.h"
 
@@ -541,6 +542,61 @@ static void test_last_run(const char *dir)
     setenv("XDG_DATA_HOME", p, 1);
 }
 
+/* The openssl hw row's capability vector in a run of OpenSSL's rows under deny (an
+ * ACCELSCOPE_DENY value, "" for none): the capabilities field of its aes-128-ctr or sha256
+ * row, decoded into w; how many words (0 when the row or its vector is missing). */
+static int hw_vector(const char *deny, const char *alg, uint64_t w[2], char *caps, size_t n)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "env -u OPENSSL_ia32cap -u OPENSSL_armcap ACCELSCOPE_DENY='%s'",
+             deny);
+    int rc = shell_run(prefix, bin, "run -q -a aes-128-ctr,sha256 -s 64 -i openssl "
+                                    "--time 0.01 --csv -", NULL);
+    CHECK(rc == 0, "deny '%s': OpenSSL's hw rows run (exit %d): %s", deny, rc, err);
+    static struct csvr c;
+    int nw = 0;
+    caps[0] = 0;
+    if (rc || csvr_parse(&c, out))
+        return 0;
+    int a = csvr_col(&c, "algorithm"), im = csvr_col(&c, "implementation"),
+        cap = csvr_col(&c, "capabilities");
+    for (int r = 1; r < c.nrows && a >= 0 && im >= 0 && cap >= 0; r++)
+        if (!strcmp(c.f[r][a], alg) && !strcmp(c.f[r][im], "openssl")) {
+            snprintf(caps, n, "%s", c.f[r][cap]);
+            nw = osslcap_parse(caps, w);
+        }
+    csvr_free(&c);
+    return nw;
+}
+
+/* ACCELSCOPE_DENY reaches OpenSSL's rows: the worker's vector lacks what was denied, whatever
+ * this CPU has, and without a denial the row runs with no mask added. */
+static void test_deny_openssl(void)
+{
+    uint64_t w[2];
+    char caps[256];
+    int nw = hw_vector("", "aes-128-ctr", w, caps, sizeof caps);
+    CHECK(nw >= 1 && !strstr(caps, "env:"), "no denial: no mask added: '%s'", caps);
+#if defined(__x86_64__) || defined(__i386__)
+    static const struct {
+        const char *deny, *alg;
+        enum feature f[2];
+    } cases[] = {
+        { "aesni", "aes-128-ctr", { FEAT_AESNI, FEAT_AESNI } },
+        { "sha,vaes", "sha256", { FEAT_SHA, FEAT_VAES } },
+        { "pclmulqdq avx2", "aes-128-ctr", { FEAT_PCLMULQDQ, FEAT_AVX2 } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        nw = hw_vector(cases[i].deny, cases[i].alg, w, caps, sizeof caps);
+        CHECK(nw == 2 && strstr(caps, "env:~") && osslcap_has(w, nw, cases[i].f[0]) == 0 &&
+                  osslcap_has(w, nw, cases[i].f[1]) == 0,
+              "deny '%s': the openssl row's workers lack it: '%s'", cases[i].deny, caps);
+    }
+#else
+    UNAVAILABLE("deny reaches OpenSSL", "the denied features are checked on x86 only");
+#endif
+}
+
 int main(void)
 {
     bin = getenv("ACCELSCOPE_BIN");
@@ -560,6 +616,7 @@ int main(void)
     test_compare(dir);
     test_out_save(dir);
     test_last_run(dir);
+    test_deny_openssl();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleanup");

@@ -169,6 +169,52 @@ static void test_osslcap(void)
     CHECK(osslcap_has(w, n, FEAT_PL_ACE) == -1, "no OpenSSL bit for PadLock");
 #endif
     CHECK(osslcap_parse("no vector", w) == 0, "absent vector");
+#if defined(__x86_64__) || defined(__i386__)
+    /* VAES and VPCLMULQDQ count only beside AES-NI (OpenSSL 3 runs them inside its branch) */
+    uint64_t v[2] = { 0x200000200000000ull, 0x60000000000ull }, noaes[2] = { 0x200000000ull,
+                                                                          0x60000000000ull };
+    CHECK(osslcap_runs(v, 2, FEAT_VAES) == 1 && osslcap_runs(v, 2, FEAT_VPCLMULQDQ) == 1 &&
+          osslcap_runs(noaes, 2, FEAT_VAES) == 0 && osslcap_runs(noaes, 2, FEAT_VPCLMULQDQ) == 0 &&
+          osslcap_runs(noaes, 2, FEAT_PCLMULQDQ) == 1 && osslcap_has(noaes, 2, FEAT_VAES) == 1,
+          "VAES, VPCLMULQDQ run only with AES-NI");
+#endif
+    /* ACCELSCOPE_DENY's bits added to a mask: each form OpenSSL 3 reads (crypto/cpuid.c:
+     * "~N" clears from the detected word, "N" replaces it, "" keeps it, no ':' zeroes word 2;
+     * crypto/armcap.c: one whole value) */
+    static const struct {
+        const char *name, *base;
+        uint64_t d0, d1;
+        const char *want; /* NULL: refused */
+    } adds[] = {
+        { "OPENSSL_ia32cap", "~0x200000200000000:~0x60020000000", 0x200000000000000, 0x20,
+          "OPENSSL_ia32cap=~0x200000200000000:~0x60020000020" },
+        { "OPENSSL_ia32cap", "~0xffffffffffffffff:0", 0x1, 0x20,
+          "OPENSSL_ia32cap=~0xffffffffffffffff:0x0" },
+        { "OPENSSL_ia32cap", "~0x0:~0x802B0120", 0x200000000000000, 0x20000000,
+          "OPENSSL_ia32cap=~0x200000000000000:~0xa02b0120" },
+        { "OPENSSL_ia32cap", "0x2ff", 0x1, 0, "OPENSSL_ia32cap=0x2fe:0x0" },
+        { "OPENSSL_ia32cap", ":~0x20000000", 0x200000000000000, 0,
+          "OPENSSL_ia32cap=~0x200000000000000:~0x20000000" },
+        { "OPENSSL_ia32cap", "1023:0x30", 0x3, 0x10, "OPENSSL_ia32cap=0x3fc:0x20" },
+        { "OPENSSL_ia32cap", "zzz", 1, 0, NULL },
+        { "OPENSSL_ia32cap", "~", 1, 0, "OPENSSL_ia32cap=~0x1:0x0" },
+        { "OPENSSL_ia32cap", " 5", 1, 0, NULL },
+        { "OPENSSL_ia32cap", "-1", 1, 0, NULL },
+        { "OPENSSL_ia32cap", "0x1:", 1, 0, NULL },
+        { "OPENSSL_ia32cap", "0x1:~", 1, 0, "OPENSSL_ia32cap=0x0:~0x0" },
+        { "OPENSSL_ia32cap", "0x123456789abcdef0123", 1, 0, NULL },
+        { "OPENSSL_armcap", "0x3d", 0x4, 0, "OPENSSL_armcap=0x39" },
+        { "OPENSSL_armcap", "0x1", 0x1, 0, "OPENSSL_armcap=0x0" },
+        { "OPENSSL_armcap", "~0x4", 0x4, 0, NULL },
+    };
+    for (size_t i = 0; i < sizeof adds / sizeof adds[0]; i++) {
+        char buf[OSSLCAP_ENV_MAX];
+        uint64_t d[2] = { adds[i].d0, adds[i].d1 };
+        int rc = osslcap_add_deny(adds[i].name, adds[i].base, d, buf, sizeof buf);
+        CHECK(adds[i].want ? rc == 0 && !strcmp(buf, adds[i].want) : rc == -1,
+              "%s=%s with the denied bits: rc %d '%s' (want %s)", adds[i].name, adds[i].base, rc,
+              rc ? "" : buf, adds[i].want ? adds[i].want : "refused");
+    }
 }
 
 static void test_csv_quote(void)
