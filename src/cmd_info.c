@@ -37,7 +37,7 @@ static void features_section(FILE *o)
     uint64_t w[2];
     int nw = osslcap_parse(OpenSSL_version(OPENSSL_CPU_INFO), w);
     uint64_t deny[2];
-    char missed[160];
+    char missed[256];
     int denied = osslcap_deny_bits(deny) && !osslcap_deny_missed(missed, sizeof missed);
     fprintf(o, "\nCrypto features (cpu: usable by accelscope; openssl: enabled in libcrypto's vector%s)\n",
             denied ? ", less what ACCELSCOPE_DENY takes from its workers" : "");
@@ -60,10 +60,10 @@ static void openssl_section(FILE *o)
     fprintf(o, "\nOpenSSL\n");
     fprintf(o, "  version: %s\n", OpenSSL_version(OPENSSL_VERSION));
     fprintf(o, "  capability vector: %s\n", OpenSSL_version(OPENSSL_CPU_INFO));
-    char buf[OSSLCAP_ENV_MAX], why[160];
+    char buf[OSSLCAP_ENV_MAX], why[256];
     const char *hw = osslcap_worker_env(NULL, buf, sizeof buf);
     if (osslcap_deny_missed(why, sizeof why))
-        fprintf(o, "  ACCELSCOPE_DENY does not reach OpenSSL's rows: %s\n", why);
+        fprintf(o, "  ACCELSCOPE_DENY does not reach OpenSSL's hw rows: %s\n", why);
     else if (hw == buf)
         fprintf(o, "  hw rows' workers get (ACCELSCOPE_DENY): %s\n", hw);
 }

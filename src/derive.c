@@ -102,7 +102,17 @@ static void same_code(const struct cell *cells, size_t n, struct cell *c)
     if (!simd)
         return;
     for (unsigned k = 0; k < a->naccel; k++)
-        if (osslcap_runs(w, nw, a->accel[k]) == 1)
+        if (osslcap_has(w, nw, a->accel[k]) == 1)
+            return;
+    /* and the rest of the vector as the asm row's, but for what its mask cleared: a user's
+     * OPENSSL_ia32cap=0 runs no SIMD where the asm-simd row keeps SSSE3 and AVX2 */
+    uint64_t ws[2], cleared[2];
+    int ns = osslcap_parse(simd->r.capvec, ws);
+    osslcap_env_cleared(simd->r.capvec, cleared); /* none said: every bit must match */
+    if (ns != nw)
+        return;
+    for (int k = 0; k < nw; k++)
+        if ((w[k] ^ ws[k]) & ~cleared[k])
             return;
     c->d.same_as = simd->impl;
     if (!a->naccel)

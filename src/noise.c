@@ -144,9 +144,9 @@ void noise_survey(struct noise *nz)
             say(nz, "%s=%.80s set by you: OpenSSL's hw path follows your mask, not the CPU",
                 masks[i], v);
     }
-    char why[160];
+    char why[256];
     if (osslcap_deny_missed(why, sizeof why))
-        say(nz, "ACCELSCOPE_DENY does not reach OpenSSL's rows: %s", why);
+        say(nz, "ACCELSCOPE_DENY does not reach OpenSSL's hw rows: %s", why);
 }
 
 const char *noise_join(const struct noise *nz, char *buf, size_t n)

@@ -39,14 +39,6 @@ int osslcap_has(const uint64_t w[2], int nwords, enum feature f)
     return (int)((w[d->capw] >> d->capb) & 1);
 }
 
-int osslcap_runs(const uint64_t w[2], int nwords, enum feature f)
-{
-    int has = osslcap_has(w, nwords, f);
-    if (has == 1 && (f == FEAT_VAES || f == FEAT_VPCLMULQDQ))
-        return osslcap_has(w, nwords, FEAT_AESNI) == 1;
-    return has;
-}
-
 /* OpenSSL's environment variable for the mask on this architecture, NULL where it has none. */
 static const char *mask_name(void)
 {
@@ -59,13 +51,36 @@ static const char *mask_name(void)
 #endif
 }
 
+/* Denying a feature also takes from OpenSSL's vector the features no CPU has without it, as
+ * OpenSSL's code for those tests their own bit only: 3.1 and later pick the VAES-AVX512 GCM
+ * before testing AES-NI (providers' cipher_aes_gcm_hw.c), and its AVX2 code does not test
+ * AVX. Without these the hw row of a denied AES-NI could still run VAES. */
+static const struct {
+    enum feature denied, also;
+} implied[] = {
+    { FEAT_AESNI, FEAT_VAES },     { FEAT_PCLMULQDQ, FEAT_VPCLMULQDQ },
+    { FEAT_SSSE3, FEAT_AVX },      { FEAT_AVX, FEAT_AVX2 },
+    { FEAT_AVX, FEAT_VAES },       { FEAT_AVX, FEAT_VPCLMULQDQ }, /* VEX and EVEX forms only */
+    { FEAT_AVX2, FEAT_AVX512F },   { FEAT_AVX512F, FEAT_AVX512BW },
+    { FEAT_AVX512F, FEAT_AVX512VL },
+};
+
 int osslcap_deny_bits(uint64_t d[2])
 {
-    int any = 0;
+    unsigned char off[FEAT_COUNT];
+    int any = 0, grew = 1;
     d[0] = d[1] = 0;
+    for (int f = 0; f < FEAT_COUNT; f++)
+        off[f] = (unsigned char)cpu_denied((enum feature)f);
+    while (grew) { /* the closure: AVX denied takes AVX2, which takes AVX-512 */
+        grew = 0;
+        for (size_t i = 0; i < sizeof implied / sizeof implied[0]; i++)
+            if (off[implied[i].denied] && !off[implied[i].also])
+                off[implied[i].also] = 1, grew = 1;
+    }
     for (int f = 0; f < FEAT_COUNT; f++) {
         const struct feature_desc *fd = &feature_table[f];
-        if (fd->arch != feature_host_arch() || fd->capw < 0 || !cpu_denied((enum feature)f))
+        if (fd->arch != feature_host_arch() || fd->capw < 0 || !off[f])
             continue;
         d[fd->capw] |= (uint64_t)1 << fd->capb;
         any = 1;
@@ -74,8 +89,9 @@ int osslcap_deny_bits(uint64_t d[2])
 }
 
 /* One word of an OPENSSL_ia32cap value as OpenSSL 3 reads it (crypto/cpuid.c): "~N" clears
- * N from what CPUID found, "N" replaces it, "" (word 0 only, before ':') keeps it; N is
- * decimal, 0x hex or 0 octal. */
+ * N from the word it holds, "N" replaces it, "" (word 0 only, before ':') keeps what CPUID
+ * found; N is decimal, 0x hex or 0 octal. (A whole word 0 skips CPUID, so word 2 starts
+ * at 0 there: a "~N" after it still leaves no bit on that was off.) */
 struct word {
     int clear; /* 1: the bits clear from the detected word; 0: the whole word */
     uint64_t v;
@@ -156,8 +172,8 @@ static int worker_env(const char *row_env, char *buf, size_t n, const char **out
     else if (!strcmp(name, "OPENSSL_armcap")) { /* a whole value: start from the detected */
         uint64_t w[2];
         if (osslcap_parse(OpenSSL_version(OPENSSL_CPU_INFO), w) < 1) {
-            snprintf(why, wn, "libcrypto does not give its capability vector, so "
-                              "ACCELSCOPE_DENY cannot be taken out of it");
+            snprintf(why, wn, "libcrypto does not give its capability vector to take the "
+                              "denied features from, so they run as the CPU has them");
             return -1;
         }
         snprintf(detected, sizeof detected, "0x%llx", (unsigned long long)w[0]);
@@ -169,18 +185,45 @@ static int worker_env(const char *row_env, char *buf, size_t n, const char **out
         return 0;
     }
     if (osslcap_add_deny(name, base, d, buf, n)) {
-        snprintf(why, wn, "%s=%.60s is not a value accelscope can add ACCELSCOPE_DENY to",
-                 name, base);
+        snprintf(why, wn, "your %s=%.40s is not a value accelscope can add the denial to: "
+                          "they run with it as it is", name, base);
         return -1;
     }
     *out = buf;
     return 0;
 }
 
+int osslcap_env_cleared(const char *capvec, uint64_t c[2])
+{
+    const char *env = capvec ? strstr(capvec, " env:") : NULL, *name = mask_name();
+    struct word w[2];
+    c[0] = c[1] = 0;
+    if (!env || !name)
+        return 0;
+    env += 5;
+    size_t len = strcspn(env, " ");
+    if (!strcmp(name, "OPENSSL_armcap")) {
+        if (parse_word(env, len, &w[0]) || w[0].clear)
+            return 0;
+        c[0] = ~w[0].v & 0xffffffffu;
+        return 1;
+    }
+    const char *colon = memchr(env, ':', len);
+    if (parse_word(env, colon ? (size_t)(colon - env) : len, &w[0]))
+        return 0;
+    if (!colon)
+        w[1] = (struct word){ .clear = 0, .v = 0 };
+    else if (parse_word(colon + 1, len - (size_t)(colon + 1 - env), &w[1]))
+        return 0;
+    for (int k = 0; k < 2; k++)
+        c[k] = w[k].clear ? w[k].v : ~w[k].v;
+    return 1;
+}
+
 const char *osslcap_worker_env(const char *row_env, char *buf, size_t n)
 {
     const char *out;
-    char why[160];
+    char why[256];
     worker_env(row_env, buf, n, &out, why, sizeof why);
     return out;
 }

@@ -16,14 +16,15 @@ int osslcap_parse(const char *cpuinfo, uint64_t w[2]);
 /* 1/0 whether the vector enables f; -1 when OpenSSL has no bit for f on this architecture. */
 int osslcap_has(const uint64_t w[2], int nwords, enum feature f);
 
-/* osslcap_has, less what libcrypto would not run: on x86 its VAES and VPCLMULQDQ code is
- * all inside its AES-NI branch (OpenSSL 3: providers' cipher_aes_gcm_hw.c and
- * cipher_aes_hw.c test AESNI_CAPABLE first; crypto/modes/gcm128.c's GHASH takes PCLMULQDQ,
- * not VPCLMULQDQ), so without AES-NI a vector's VAES and VPCLMULQDQ bits change nothing. */
-int osslcap_runs(const uint64_t w[2], int nwords, enum feature f);
+/* The bits a worker's mask forced off, from the " env:VALUE" OpenSSL appends to a vector
+ * (capvec, as osslcap_parse reads): "~N" clears N, a whole "N" the bits it lacks. 1 when
+ * there is such a clause, else 0 and none. */
+int osslcap_env_cleared(const char *capvec, uint64_t c[2]);
 
-/* The capability bits ACCELSCOPE_DENY takes from OpenSSL, per word (features cpu_denied()
- * with an OpenSSL bit on this architecture): 1 when there are any, else 0. */
+/* The capability bits ACCELSCOPE_DENY takes from OpenSSL, per word: the features
+ * cpu_denied() with an OpenSSL bit on this architecture, and those no CPU has without one of
+ * them (VAES without AES-NI, AVX2 without AVX...: OpenSSL's code for them tests only their
+ * own bit). 1 when there are any, else 0. */
 int osslcap_deny_bits(uint64_t d[2]);
 
 /* ACCELSCOPE_DENY reaches OpenSSL's rows too: a feature denied is one their workers do not
@@ -41,8 +42,9 @@ const char *osslcap_worker_env(const char *row_env, char *buf, size_t n);
 int osslcap_add_deny(const char *name, const char *base, const uint64_t d[2], char *buf,
                      size_t n);
 
-/* 1 and why when a denial cannot reach OpenSSL (a mask of the user's that this code does not
- * read as OpenSSL does; aarch64's libcrypto not giving its vector), else 0. */
+/* 1 and why when a denial cannot reach OpenSSL's rows without a mask of their own (the hw
+ * rows: a mask of the user's that this code does not read as OpenSSL does; aarch64's
+ * libcrypto not giving its vector), else 0. The asm rows' masks always take it. */
 int osslcap_deny_missed(char *why, size_t n);
 
 #endif

@@ -542,17 +542,18 @@ static void test_last_run(const char *dir)
     setenv("XDG_DATA_HOME", p, 1);
 }
 
-/* The openssl hw row's capability vector in a run of OpenSSL's rows under deny (an
- * ACCELSCOPE_DENY value, "" for none): the capabilities field of its aes-128-ctr or sha256
- * row, decoded into w; how many words (0 when the row or its vector is missing). */
-static int hw_vector(const char *deny, const char *alg, uint64_t w[2], char *caps, size_t n)
+/* The capability vector a row of OpenSSL's ran with (impl "openssl" or "openssl-simd", alg
+ * aes-128-ctr or sha256) in a run of theirs under the environment env (ACCELSCOPE_DENY=...,
+ * and a user's mask where given): its capabilities field in caps, decoded into w; how many
+ * words (0 when the row or its vector is missing). */
+static int row_vector(const char *env, const char *impl, const char *alg, uint64_t w[2],
+                      char *caps, size_t n)
 {
-    char prefix[128];
-    snprintf(prefix, sizeof prefix, "env -u OPENSSL_ia32cap -u OPENSSL_armcap ACCELSCOPE_DENY='%s'",
-             deny);
-    int rc = shell_run(prefix, bin, "run -q -a aes-128-ctr,sha256 -s 64 -i openssl "
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "env -u OPENSSL_ia32cap -u OPENSSL_armcap %s", env);
+    int rc = shell_run(prefix, bin, "run -q -a aes-128-ctr,sha256 -s 64 -i openssl,openssl-simd "
                                     "--time 0.01 --csv -", NULL);
-    CHECK(rc == 0, "deny '%s': OpenSSL's hw rows run (exit %d): %s", deny, rc, err);
+    CHECK(rc == 0, "%s: OpenSSL's rows run (exit %d): %s", env, rc, err);
     static struct csvr c;
     int nw = 0;
     caps[0] = 0;
@@ -561,7 +562,7 @@ static int hw_vector(const char *deny, const char *alg, uint64_t w[2], char *cap
     int a = csvr_col(&c, "algorithm"), im = csvr_col(&c, "implementation"),
         cap = csvr_col(&c, "capabilities");
     for (int r = 1; r < c.nrows && a >= 0 && im >= 0 && cap >= 0; r++)
-        if (!strcmp(c.f[r][a], alg) && !strcmp(c.f[r][im], "openssl")) {
+        if (!strcmp(c.f[r][a], alg) && !strcmp(c.f[r][im], impl)) {
             snprintf(caps, n, "%s", c.f[r][cap]);
             nw = osslcap_parse(caps, w);
         }
@@ -569,29 +570,56 @@ static int hw_vector(const char *deny, const char *alg, uint64_t w[2], char *cap
     return nw;
 }
 
-/* ACCELSCOPE_DENY reaches OpenSSL's rows: the worker's vector lacks what was denied, whatever
- * this CPU has, and without a denial the row runs with no mask added. */
+/* ACCELSCOPE_DENY reaches OpenSSL's rows: the workers' vectors lack what was denied (and what
+ * no CPU has without it), whatever this CPU has; on top of the asm row's mask and of a user's
+ * own; a user's mask it cannot read is left as it is, and said; without a denial no mask is
+ * added. */
 static void test_deny_openssl(void)
 {
     uint64_t w[2];
     char caps[256];
-    int nw = hw_vector("", "aes-128-ctr", w, caps, sizeof caps);
+    int nw = row_vector("ACCELSCOPE_DENY=", "openssl", "aes-128-ctr", w, caps, sizeof caps);
     CHECK(nw >= 1 && !strstr(caps, "env:"), "no denial: no mask added: '%s'", caps);
 #if defined(__x86_64__) || defined(__i386__)
     static const struct {
-        const char *deny, *alg;
-        enum feature f[2];
+        const char *env, *impl, *alg;
+        enum feature f[3]; /* each off in the row's vector */
     } cases[] = {
-        { "aesni", "aes-128-ctr", { FEAT_AESNI, FEAT_AESNI } },
-        { "sha,vaes", "sha256", { FEAT_SHA, FEAT_VAES } },
-        { "pclmulqdq avx2", "aes-128-ctr", { FEAT_PCLMULQDQ, FEAT_AVX2 } },
+        { "ACCELSCOPE_DENY=aesni", "openssl", "aes-128-ctr",
+          { FEAT_AESNI, FEAT_VAES, FEAT_AESNI } },
+        { "ACCELSCOPE_DENY=sha,vaes", "openssl", "sha256", { FEAT_SHA, FEAT_VAES, FEAT_SHA } },
+        { "ACCELSCOPE_DENY='pclmulqdq avx'", "openssl", "aes-128-ctr",
+          { FEAT_PCLMULQDQ, FEAT_AVX2, FEAT_AVX512F } },
+        { "ACCELSCOPE_DENY=avx2", "openssl-simd", "sha256", { FEAT_AVX2, FEAT_AESNI, FEAT_SHA } },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        nw = hw_vector(cases[i].deny, cases[i].alg, w, caps, sizeof caps);
+        nw = row_vector(cases[i].env, cases[i].impl, cases[i].alg, w, caps, sizeof caps);
         CHECK(nw == 2 && strstr(caps, "env:~") && osslcap_has(w, nw, cases[i].f[0]) == 0 &&
-                  osslcap_has(w, nw, cases[i].f[1]) == 0,
-              "deny '%s': the openssl row's workers lack it: '%s'", cases[i].deny, caps);
+                  osslcap_has(w, nw, cases[i].f[1]) == 0 && osslcap_has(w, nw, cases[i].f[2]) == 0,
+              "%s: the %s row's workers lack it: '%s'", cases[i].env, cases[i].impl, caps);
     }
+    /* the asm-simd row's own mask kept beside the denial, the bits as OpenSSL numbers them */
+    row_vector("ACCELSCOPE_DENY=avx2", "openssl-simd", "sha256", w, caps, sizeof caps);
+    CHECK(strstr(caps, "env:~0x200000200000000:~0x6") != NULL, "asm mask and denial: '%s'", caps);
+    /* a user's mask takes the denial too */
+    row_vector("OPENSSL_ia32cap='~0x200000000000000:~0x0' ACCELSCOPE_DENY=sha", "openssl",
+               "sha256", w, caps, sizeof caps);
+    CHECK(strstr(caps, "env:~0x200000000000000:~0x20000000") != NULL,
+          "the user's mask with the denial: '%s'", caps);
+    /* one it cannot read as OpenSSL does is left alone, and the run says so */
+    row_vector("OPENSSL_ia32cap=zzz ACCELSCOPE_DENY=sha", "openssl", "sha256", w, caps,
+               sizeof caps);
+    CHECK(strstr(caps, "env:zzz") != NULL, "an unreadable user's mask left alone: '%s'", caps);
+    static const char unread[] = "env -u OPENSSL_armcap OPENSSL_ia32cap=zzz ACCELSCOPE_DENY=sha";
+    CHECK(shell_run(unread, bin, "run -a sha256 -s 64 -i openssl --time 0.01", NULL) == 0 &&
+              strstr(err, "does not reach OpenSSL's hw rows") && strstr(err, "zzz"),
+          "the run says so: %s", err);
+    CHECK(shell_run(unread, bin, "info", NULL) == 0 &&
+              strstr(out, "does not reach OpenSSL's hw rows") && strstr(out, "zzz"),
+          "info says so");
+    CHECK(shell_run("env -u OPENSSL_ia32cap ACCELSCOPE_DENY=aesni", bin, "info", NULL) == 0 &&
+              strstr(out, "hw rows' workers get (ACCELSCOPE_DENY): OPENSSL_ia32cap=~0x2"),
+          "info shows the workers' mask");
 #else
     UNAVAILABLE("deny reaches OpenSSL", "the denied features are checked on x86 only");
 #endif

@@ -170,13 +170,50 @@ static void test_osslcap(void)
 #endif
     CHECK(osslcap_parse("no vector", w) == 0, "absent vector");
 #if defined(__x86_64__) || defined(__i386__)
-    /* VAES and VPCLMULQDQ count only beside AES-NI (OpenSSL 3 runs them inside its branch) */
-    uint64_t v[2] = { 0x200000200000000ull, 0x60000000000ull }, noaes[2] = { 0x200000000ull,
-                                                                          0x60000000000ull };
-    CHECK(osslcap_runs(v, 2, FEAT_VAES) == 1 && osslcap_runs(v, 2, FEAT_VPCLMULQDQ) == 1 &&
-          osslcap_runs(noaes, 2, FEAT_VAES) == 0 && osslcap_runs(noaes, 2, FEAT_VPCLMULQDQ) == 0 &&
-          osslcap_runs(noaes, 2, FEAT_PCLMULQDQ) == 1 && osslcap_has(noaes, 2, FEAT_VAES) == 1,
-          "VAES, VPCLMULQDQ run only with AES-NI");
+    /* the bits a worker's mask forced off, from OpenSSL's " env:" clause */
+    static const struct {
+        const char *capvec;
+        int ok;
+        uint64_t c0, c1;
+    } envs[] = {
+        { "CPUINFO: OPENSSL_ia32cap=0x1:0x2 env:~0x200000200000000:~0x60020000000", 1,
+          0x200000200000000, 0x60020000000 },
+        { "CPUINFO: OPENSSL_ia32cap=0x400:0x0 env:~0xffffffffffffffff:0", 1, ~0ull, ~0ull },
+        { "CPUINFO: OPENSSL_ia32cap=0x10:0x0 env:0x10", 1, ~0x10ull, ~0ull },
+        { "CPUINFO: OPENSSL_ia32cap=0x10:0x0 env::~0x20", 1, 0, 0x20 },
+        { "CPUINFO: OPENSSL_ia32cap=0x10:0x0", 0, 0, 0 },
+        { "CPUINFO: OPENSSL_ia32cap=0x400:0x0 env:zzz", 0, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
+        uint64_t c[2] = { 1, 1 };
+        int ok = osslcap_env_cleared(envs[i].capvec, c);
+        CHECK(ok == envs[i].ok && c[0] == envs[i].c0 && c[1] == envs[i].c1,
+              "cleared bits of '%s': %d 0x%llx:0x%llx", envs[i].capvec, ok,
+              (unsigned long long)c[0], (unsigned long long)c[1]);
+    }
+    /* what this process's ACCELSCOPE_DENY takes (tests/deny.sh runs this under each word):
+     * every denied feature's bit, and VAES with AES-NI, AVX2 with AVX, AVX-512 with AVX2 */
+    uint64_t dm[2];
+    int any = osslcap_deny_bits(dm), denied = 0;
+    for (int f = 0; f < FEAT_COUNT; f++) {
+        const struct feature_desc *fd = &feature_table[f];
+        if (fd->arch != ARCH_X86 || fd->capw < 0 || !cpu_denied((enum feature)f))
+            continue;
+        denied = 1;
+        CHECK((dm[fd->capw] >> fd->capb) & 1, "denied %s is in OpenSSL's mask", fd->key);
+    }
+    CHECK(any == denied && (denied || (dm[0] == 0 && dm[1] == 0)), "a mask only with a denial");
+    static const enum feature pairs[][2] = { { FEAT_AESNI, FEAT_VAES },
+                                             { FEAT_PCLMULQDQ, FEAT_VPCLMULQDQ },
+                                             { FEAT_AVX, FEAT_AVX2 },
+                                             { FEAT_AVX, FEAT_AVX512BW },
+                                             { FEAT_SSSE3, FEAT_AVX512F } };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const struct feature_desc *also = &feature_table[pairs[i][1]];
+        if (cpu_denied(pairs[i][0]))
+            CHECK((dm[also->capw] >> also->capb) & 1, "%s denied takes %s from OpenSSL",
+                  feature_table[pairs[i][0]].key, also->key);
+    }
 #endif
     /* ACCELSCOPE_DENY's bits added to a mask: each form OpenSSL 3 reads (crypto/cpuid.c:
      * "~N" clears from the detected word, "N" replaces it, "" keeps it, no ':' zeroes word 2;

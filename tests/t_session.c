@@ -246,6 +246,27 @@ static void test_derive_quality(void)
           "without SHA, hw openssl is asm openssl-simd's code: %s", c[2].d.same_why);
     CHECK(c[1].d.best && !c[1].d.tie && c[1].d.speedup == 2.0, "64 B: simd alone best, x2");
     CHECK(c[4].d.same_as == NULL && c[4].d.best, "with SHA, hw openssl is its own code, best");
+    /* without SHA but without the SIMD the asm row kept either (a user's OPENSSL_ia32cap=0):
+     * other code; with the asm row's mask said (" env:"), only what it cleared may differ */
+    const char *bare = arm ? "CPUINFO: OPENSSL_armcap=0x0 env:0"
+                           : "CPUINFO: OPENSSL_ia32cap=0x400:0x0 env:0";
+    struct cell d[] = { mk("sha256", "openssl-simd", 64, RES_OK, 200, 150, 250),
+                        mk("sha256", "openssl", 64, RES_OK, 120, 110, 130) };
+    snprintf(d[0].r.capvec, sizeof d[0].r.capvec, "%s", nosha);
+    snprintf(d[1].r.capvec, sizeof d[1].r.capvec, "%s", bare);
+    derive_cells(d, 2);
+    CHECK(d[1].d.same_as == NULL, "hw without SIMD is not the asm-simd row's code");
+    snprintf(d[0].r.capvec, sizeof d[0].r.capvec, "%s",
+             arm ? "CPUINFO: OPENSSL_armcap=0x1 env:0x1"
+                 : "CPUINFO: OPENSSL_ia32cap=0xfdfa3201078bffff:0x40069c019c07ab "
+                   "env:~0x200000200000000:~0x60020000000");
+    snprintf(d[1].r.capvec, sizeof d[1].r.capvec, "%s",
+             arm ? "CPUINFO: OPENSSL_armcap=0x25 env:0x25"
+                 : "CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x40069c019c07ab "
+                   "env:~0x0:~0x20000000");
+    derive_cells(d, 2);
+    CHECK(d[1].d.same_as == d[0].impl, "hw differing only in what the asm mask cleared (AES-NI, "
+          "PCLMULQDQ; SHA denied): the asm-simd row's code");
     CHECK(c[5].d.tie == 0 && c[6].d.tie == 0, "396..401 and 395..405 overlap but neither is best");
     c[4].r.ci_lo = 380; /* now the best's interval reaches the others' */
     c[4].r.ci_hi = 420;
