@@ -95,7 +95,8 @@ static void same_code(const struct cell *cells, size_t n, struct cell *c)
     const struct algo *a = algo_find(c->impl->alg);
     uint64_t w[2];
     int nw;
-    if (!a || c->impl->path != PATH_HW || strcmp(c->impl->backend, "openssl") || !verified(c) ||
+    if (!a || c->impl->path != PATH_HW || strcmp(c->impl->backend, "openssl") ||
+        strcmp(c->impl->name, "openssl") || !verified(c) || /* not padlock-engine's PadLock */
         !(nw = osslcap_parse(c->r.capvec, w)))
         return;
     const struct cell *simd = simd_row(cells, n, c);

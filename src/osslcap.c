@@ -53,26 +53,28 @@ static const char *mask_name(void)
 
 /* Denying a feature also takes from OpenSSL's vector the features no CPU has without it, as
  * OpenSSL's code for those tests their own bit only: 3.1 and later pick the VAES-AVX512 GCM
- * before testing AES-NI (providers' cipher_aes_gcm_hw.c), and its AVX2 code does not test
- * AVX. Without these the hw row of a denied AES-NI could still run VAES. */
+ * before testing AES-NI (providers' cipher_aes_gcm_hw.c), its AVX2 code does not test AVX,
+ * nor its AES-NI, SHA-NI and CLMUL code SSSE3. Without these the hw row of a denied AES-NI
+ * could still run VAES. */
 static const struct {
     enum feature denied, also;
 } implied[] = {
     { FEAT_AESNI, FEAT_VAES },     { FEAT_PCLMULQDQ, FEAT_VPCLMULQDQ },
     { FEAT_SSSE3, FEAT_AVX },      { FEAT_AVX, FEAT_AVX2 },
+    { FEAT_SSSE3, FEAT_AESNI },    { FEAT_SSSE3, FEAT_PCLMULQDQ }, /* its AES-NI, CLMUL GHASH */
+    { FEAT_SSSE3, FEAT_SHA },      /* and SHA-NI code use PSHUFB, testing only their own bit */
     { FEAT_AVX, FEAT_VAES },       { FEAT_AVX, FEAT_VPCLMULQDQ }, /* VEX and EVEX forms only */
     { FEAT_AVX2, FEAT_AVX512F },   { FEAT_AVX512F, FEAT_AVX512BW },
     { FEAT_AVX512F, FEAT_AVX512VL },
 };
 
-int osslcap_deny_bits(uint64_t d[2])
+int osslcap_deny_bits_of(const unsigned char denied[FEAT_COUNT], uint64_t d[2])
 {
     unsigned char off[FEAT_COUNT];
     int any = 0, grew = 1;
     d[0] = d[1] = 0;
-    for (int f = 0; f < FEAT_COUNT; f++)
-        off[f] = (unsigned char)cpu_denied((enum feature)f);
-    while (grew) { /* the closure: AVX denied takes AVX2, which takes AVX-512 */
+    memcpy(off, denied, sizeof off);
+    while (grew) { /* the closure: SSSE3 denied takes AVX, which takes AVX2, then AVX-512 */
         grew = 0;
         for (size_t i = 0; i < sizeof implied / sizeof implied[0]; i++)
             if (off[implied[i].denied] && !off[implied[i].also])
@@ -88,6 +90,14 @@ int osslcap_deny_bits(uint64_t d[2])
     return any && mask_name();
 }
 
+int osslcap_deny_bits(uint64_t d[2])
+{
+    unsigned char denied[FEAT_COUNT];
+    for (int f = 0; f < FEAT_COUNT; f++)
+        denied[f] = (unsigned char)cpu_denied((enum feature)f);
+    return osslcap_deny_bits_of(denied, d);
+}
+
 /* One word of an OPENSSL_ia32cap value as OpenSSL 3 reads it (crypto/cpuid.c): "~N" clears
  * N from the word it holds, "N" replaces it, "" (word 0 only, before ':') keeps what CPUID
  * found; N is decimal, 0x hex or 0 octal. (A whole word 0 skips CPUID, so word 2 starts
@@ -97,7 +107,7 @@ struct word {
     uint64_t v;
 };
 
-static int parse_word(const char *s, size_t len, struct word *w)
+static int parse_word(const char *s, size_t len, struct word *w, int empty_keeps)
 {
     char buf[40], *end;
     if (len >= sizeof buf)
@@ -105,9 +115,9 @@ static int parse_word(const char *s, size_t len, struct word *w)
     memcpy(buf, s, len);
     buf[len] = 0;
     w->clear = buf[0] == '~';
-    if (!buf[w->clear]) {
-        w->v = 0; /* "" keeps the detected word: clears nothing */
-        w->clear = 1;
+    if (!buf[w->clear]) { /* "~" clears nothing; "" before ':' keeps the word, else is 0 */
+        w->v = 0;
+        w->clear = w->clear || empty_keeps;
         return 0;
     }
     if (buf[w->clear] < '0' || buf[w->clear] > '9')
@@ -130,17 +140,17 @@ int osslcap_add_deny(const char *name, const char *base, const uint64_t d[2], ch
 {
     struct word w[2];
     if (!strcmp(name, "OPENSSL_armcap")) { /* one whole word (crypto/armcap.c: strtoul) */
-        if (parse_word(base, strlen(base), &w[0]) || w[0].clear)
+        if (parse_word(base, strlen(base), &w[0], 0) || w[0].clear)
             return -1;
         snprintf(buf, n, "%s=0x%llx", name, (unsigned long long)(w[0].v & ~d[0]));
         return 0;
     }
     const char *colon = strchr(base, ':');
-    if (parse_word(base, colon ? (size_t)(colon - base) : strlen(base), &w[0]))
+    if (parse_word(base, colon ? (size_t)(colon - base) : strlen(base), &w[0], colon != NULL))
         return -1;
     if (!colon)
         w[1] = (struct word){ .clear = 0, .v = 0 }; /* no second value: OpenSSL zeroes it */
-    else if (!colon[1] || parse_word(colon + 1, strlen(colon + 1), &w[1]))
+    else if (!colon[1] || parse_word(colon + 1, strlen(colon + 1), &w[1], 0))
         return -1;
     char a[24], b[24];
     put_word(a, sizeof a, &w[0], d[0]);
@@ -203,17 +213,17 @@ int osslcap_env_cleared(const char *capvec, uint64_t c[2])
     env += 5;
     size_t len = strcspn(env, " ");
     if (!strcmp(name, "OPENSSL_armcap")) {
-        if (parse_word(env, len, &w[0]) || w[0].clear)
+        if (parse_word(env, len, &w[0], 0) || w[0].clear)
             return 0;
         c[0] = ~w[0].v & 0xffffffffu;
         return 1;
     }
     const char *colon = memchr(env, ':', len);
-    if (parse_word(env, colon ? (size_t)(colon - env) : len, &w[0]))
+    if (parse_word(env, colon ? (size_t)(colon - env) : len, &w[0], colon != NULL))
         return 0;
     if (!colon)
         w[1] = (struct word){ .clear = 0, .v = 0 };
-    else if (parse_word(colon + 1, len - (size_t)(colon + 1 - env), &w[1]))
+    else if (parse_word(colon + 1, len - (size_t)(colon + 1 - env), &w[1], 0))
         return 0;
     for (int k = 0; k < 2; k++)
         c[k] = w[k].clear ? w[k].v : ~w[k].v;

@@ -26,6 +26,8 @@ int osslcap_env_cleared(const char *capvec, uint64_t c[2]);
  * them (VAES without AES-NI, AVX2 without AVX...: OpenSSL's code for them tests only their
  * own bit). 1 when there are any, else 0. */
 int osslcap_deny_bits(uint64_t d[2]);
+/* The same for the features marked in denied (indexed by enum feature). */
+int osslcap_deny_bits_of(const unsigned char denied[FEAT_COUNT], uint64_t d[2]);
 
 /* ACCELSCOPE_DENY reaches OpenSSL's rows too: a feature denied is one their workers do not
  * have, so the hw row of a denied feature runs what libcrypto runs on a CPU without it. The

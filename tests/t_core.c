@@ -182,6 +182,7 @@ static void test_osslcap(void)
         { "CPUINFO: OPENSSL_ia32cap=0x10:0x0 env:0x10", 1, ~0x10ull, ~0ull },
         { "CPUINFO: OPENSSL_ia32cap=0x10:0x0 env::~0x20", 1, 0, 0x20 },
         { "CPUINFO: OPENSSL_ia32cap=0x10:0x0", 0, 0, 0 },
+        { "CPUINFO: OPENSSL_ia32cap=0x400:0x0 env:", 1, ~0ull, ~0ull },
         { "CPUINFO: OPENSSL_ia32cap=0x400:0x0 env:zzz", 0, 0, 0 },
     };
     for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
@@ -190,6 +191,34 @@ static void test_osslcap(void)
         CHECK(ok == envs[i].ok && c[0] == envs[i].c0 && c[1] == envs[i].c1,
               "cleared bits of '%s': %d 0x%llx:0x%llx", envs[i].capvec, ok,
               (unsigned long long)c[0], (unsigned long long)c[1]);
+    }
+    /* the closure, whatever this process denies: each pair's second goes with its first,
+     * and nothing more (no pair read backwards) */
+    static const struct {
+        enum feature deny;
+        enum feature off[4], on[2];
+    } closures[] = {
+        { FEAT_AESNI, { FEAT_AESNI, FEAT_VAES, FEAT_AESNI, FEAT_AESNI }, { FEAT_PCLMULQDQ, FEAT_SHA } },
+        { FEAT_VAES, { FEAT_VAES, FEAT_VAES, FEAT_VAES, FEAT_VAES }, { FEAT_AESNI, FEAT_AVX2 } },
+        { FEAT_SSSE3, { FEAT_SHA, FEAT_AESNI, FEAT_VPCLMULQDQ, FEAT_AVX512VL }, { FEAT_RDRAND, FEAT_BMI2 } },
+        { FEAT_AVX2, { FEAT_AVX512F, FEAT_AVX512BW, FEAT_AVX512VL, FEAT_AVX2 }, { FEAT_AVX, FEAT_VAES } },
+        { FEAT_AVX512BW, { FEAT_AVX512BW, FEAT_AVX512BW, FEAT_AVX512BW, FEAT_AVX512BW }, { FEAT_AVX512F, FEAT_AVX2 } },
+    };
+    for (size_t i = 0; i < sizeof closures / sizeof closures[0]; i++) {
+        unsigned char only[FEAT_COUNT] = { 0 };
+        uint64_t m[2];
+        only[closures[i].deny] = 1;
+        int ok = osslcap_deny_bits_of(only, m) == 1;
+        for (int k = 0; k < 4; k++) {
+            const struct feature_desc *fd = &feature_table[closures[i].off[k]];
+            ok = ok && ((m[fd->capw] >> fd->capb) & 1);
+        }
+        for (int k = 0; k < 2; k++) {
+            const struct feature_desc *fd = &feature_table[closures[i].on[k]];
+            ok = ok && !((m[fd->capw] >> fd->capb) & 1);
+        }
+        CHECK(ok, "denied %s alone: OpenSSL's mask 0x%llx:0x%llx", feature_table[closures[i].deny].key,
+              (unsigned long long)m[0], (unsigned long long)m[1]);
     }
     /* what this process's ACCELSCOPE_DENY takes (tests/deny.sh runs this under each word):
      * every denied feature's bit, and VAES with AES-NI, AVX2 with AVX, AVX-512 with AVX2 */
@@ -233,6 +262,8 @@ static void test_osslcap(void)
         { "OPENSSL_ia32cap", ":~0x20000000", 0x200000000000000, 0,
           "OPENSSL_ia32cap=~0x200000000000000:~0x20000000" },
         { "OPENSSL_ia32cap", "1023:0x30", 0x3, 0x10, "OPENSSL_ia32cap=0x3fc:0x20" },
+        { "OPENSSL_ia32cap", "", 0x1, 0x20, "OPENSSL_ia32cap=0x0:0x0" }, /* 0, not kept */
+        { "OPENSSL_ia32cap", ":", 1, 0, NULL },
         { "OPENSSL_ia32cap", "zzz", 1, 0, NULL },
         { "OPENSSL_ia32cap", "~", 1, 0, "OPENSSL_ia32cap=~0x1:0x0" },
         { "OPENSSL_ia32cap", " 5", 1, 0, NULL },

@@ -258,7 +258,7 @@ static void test_derive_quality(void)
     CHECK(d[1].d.same_as == NULL, "hw without SIMD is not the asm-simd row's code");
     snprintf(d[0].r.capvec, sizeof d[0].r.capvec, "%s",
              arm ? "CPUINFO: OPENSSL_armcap=0x1 env:0x1"
-                 : "CPUINFO: OPENSSL_ia32cap=0xfdfa3201078bffff:0x40069c019c07ab "
+                 : "CPUINFO: OPENSSL_ia32cap=0xfdfa3201078bffff:0x40009c019c07ab "
                    "env:~0x200000200000000:~0x60020000000");
     snprintf(d[1].r.capvec, sizeof d[1].r.capvec, "%s",
              arm ? "CPUINFO: OPENSSL_armcap=0x25 env:0x25"
@@ -267,6 +267,17 @@ static void test_derive_quality(void)
     derive_cells(d, 2);
     CHECK(d[1].d.same_as == d[0].impl, "hw differing only in what the asm mask cleared (AES-NI, "
           "PCLMULQDQ; SHA denied): the asm-simd row's code");
+    /* padlock-engine is a hw row of the openssl backend too, but runs PadLock: never "same" */
+    struct cell pl[] = { mk("aes-128-cbc", "openssl-simd", 64, RES_OK, 200, 190, 210),
+                         mk("aes-128-cbc", "padlock-engine", 64, RES_OK, 300, 290, 310) };
+    snprintf(pl[0].r.capvec, sizeof pl[0].r.capvec, "%s", d[0].r.capvec);
+    if (!pl[0].impl || !pl[1].impl) {
+        UNAVAILABLE("padlock-engine same-code check", "no padlock-engine row in this build");
+    } else {
+        snprintf(pl[1].r.capvec, sizeof pl[1].r.capvec, "%s", d[0].r.capvec); /* no AES-NI */
+        derive_cells(pl, 2);
+        CHECK(pl[1].d.same_as == NULL, "padlock-engine is never the asm-simd row's code");
+    }
     CHECK(c[5].d.tie == 0 && c[6].d.tie == 0, "396..401 and 395..405 overlap but neither is best");
     c[4].r.ci_lo = 380; /* now the best's interval reaches the others' */
     c[4].r.ci_hi = 420;
