@@ -118,6 +118,10 @@ static int busy_once(const cpu_set_t *all, int last)
 {
     int busy = first_cpu(all, first_cpu(all, -1)), idle = first_cpu(all, -1);
     char why[120] = "";
+    /* a try before left its child reaped: its 0.4 s would count as a worker's on the CPU
+     * picked last, which is the busy one when both were busy (then the verdict read it
+     * free: "said busy (0)", twice in one deny.sh run with a build beside it) */
+    cpupick_forget();
     cpupick_fastest(why, sizeof why); /* the ticks so far: where the next verdict starts */
     pid_t kid = fork();
     if (kid == 0) {
