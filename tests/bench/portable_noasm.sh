@@ -7,8 +7,9 @@
 #    directory (deb-src lines for this Debian suite): the system's apt setup is not touched.
 #    Same upstream release as the installed libssl3 when the archive still has it. Without
 #    apt (another distribution), point ACCELSCOPE_NOASM_TARBALL at an openssl-3.x .tar.gz.
-# 2. portable (T-tables) against that library, in one process, alternating: AES-128/256-CBC
-#    both ways and -CTR at 16 B and 16 KiB, each ratio >= 1.0 (exit 1 when one misses).
+# 2. portable (T-tables) against that library, alternating in one process: AES-128/256-CBC
+#    both ways and -CTR at 16 B and 16 KiB; that in ACCELSCOPE_NOASM_RUNS (default 3) fresh
+#    processes, each cell's median ratio >= 1.0 (exit 1 when one misses).
 # 3. portable-ct (bitsliced, constant time) against portable: the price of constant time.
 # Not part of `make check`: the first run downloads ~15 MB and compiles for minutes.
 set -eu
@@ -65,8 +66,43 @@ build_noasm() {
 mkdir -p "$cache"
 [ -f "$lib" ] || build_noasm
 make --no-print-directory -s BUILD="$BUILD" "$BUILD/tests/bench/portable_bench"
+# One process's five alternating repeats agree within a few % while two processes minutes
+# apart have read one cell 0.71 and 1.49 on a VM (2026-12-06, nothing else running): each
+# cell is judged on the median of several fresh processes, every one of them shown.
+runs=${ACCELSCOPE_NOASM_RUNS:-3}
+case $runs in '' | *[!0-9]* | 0) echo "ACCELSCOPE_NOASM_RUNS: a count from 1, not '$runs'" >&2; exit 2 ;; esac
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+i=1
+while [ "$i" -le "$runs" ]; do
+    echo "process $i of $runs:"
+    "$BUILD/tests/bench/portable_bench" -n "$lib" "$@" | tee -a "$out" || true
+    i=$((i + 1))
+done
+echo
+echo "each cell over $runs processes: the median ratio judged, the processes' ratios beside it"
 status=0
-"$BUILD/tests/bench/portable_bench" -n "$lib" "$@" || status=$?
+awk '$4 == "portable" && $7 == "openssl-noasm" && $10 == "ratio" {
+        k = sprintf("%-12s %6s %s", $1, $2, $3)
+        if (!(k in n)) order[++cells] = k
+        r[k, ++n[k]] = $11; t[k] = $(NF - 1)
+    }
+    END {
+        miss = 0
+        for (c = 1; c <= cells; c++) {
+            k = order[c]; m = n[k]
+            for (i = 1; i <= m; i++) v[i] = r[k, i] + 0
+            for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+            med = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+            line = ""
+            for (i = 1; i <= m; i++) line = line sprintf(" %.3f", r[k, i])
+            ok = med >= t[k] + 0
+            if (!ok) miss++
+            printf "%s  median %.3f (processes:%s)  target %.3f %s\n", k, med, line, t[k], ok ? "ok" : "MISSED"
+        }
+        if (!cells) { print "no cells read: the bench printed nothing to judge"; exit 1 }
+        exit miss ? 1 : 0
+    }' "$out" || status=1
 echo
 "$BUILD/tests/bench/portable_bench" -i portable-ct -y portable "$@" || true
 exit "$status"
