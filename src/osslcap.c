@@ -135,23 +135,32 @@ static void put_word(char *b, size_t n, const struct word *w, uint64_t deny)
         snprintf(b, n, "0x%llx", (unsigned long long)(w->v & ~deny));
 }
 
+/* A whole mask value (s, len bytes, without NAME=) as OpenSSL reads it for name: one word for
+ * OPENSSL_armcap (crypto/armcap.c: strtoul; never "~"), two for OPENSSL_ia32cap (no ':' zeroes
+ * word 2; an empty word 2 is refused, though OpenSSL reads it as 0). 0, or -1. */
+static int parse_value(const char *name, const char *s, size_t len, struct word w[2])
+{
+    w[1] = (struct word){ .clear = 0, .v = 0 };
+    if (!strcmp(name, "OPENSSL_armcap"))
+        return parse_word(s, len, &w[0], 0) || w[0].clear ? -1 : 0;
+    const char *colon = memchr(s, ':', len);
+    size_t first = colon ? (size_t)(colon - s) : len;
+    if (parse_word(s, first, &w[0], colon != NULL))
+        return -1;
+    return colon && (first + 1 == len || parse_word(colon + 1, len - first - 1, &w[1], 0)) ? -1
+                                                                                        : 0;
+}
+
 int osslcap_add_deny(const char *name, const char *base, const uint64_t d[2], char *buf,
                      size_t n)
 {
     struct word w[2];
-    if (!strcmp(name, "OPENSSL_armcap")) { /* one whole word (crypto/armcap.c: strtoul) */
-        if (parse_word(base, strlen(base), &w[0], 0) || w[0].clear)
-            return -1;
+    if (parse_value(name, base, strlen(base), w))
+        return -1;
+    if (!strcmp(name, "OPENSSL_armcap")) {
         snprintf(buf, n, "%s=0x%llx", name, (unsigned long long)(w[0].v & ~d[0]));
         return 0;
     }
-    const char *colon = strchr(base, ':');
-    if (parse_word(base, colon ? (size_t)(colon - base) : strlen(base), &w[0], colon != NULL))
-        return -1;
-    if (!colon)
-        w[1] = (struct word){ .clear = 0, .v = 0 }; /* no second value: OpenSSL zeroes it */
-    else if (!colon[1] || parse_word(colon + 1, strlen(colon + 1), &w[1], 0))
-        return -1;
     char a[24], b[24];
     put_word(a, sizeof a, &w[0], d[0]);
     put_word(b, sizeof b, &w[1], d[1]);
@@ -208,23 +217,12 @@ int osslcap_env_cleared(const char *capvec, uint64_t c[2])
     const char *env = capvec ? strstr(capvec, " env:") : NULL, *name = mask_name();
     struct word w[2];
     c[0] = c[1] = 0;
-    if (!env || !name)
+    if (!env || !name || parse_value(name, env + 5, strcspn(env + 5, " "), w))
         return 0;
-    env += 5;
-    size_t len = strcspn(env, " ");
     if (!strcmp(name, "OPENSSL_armcap")) {
-        if (parse_word(env, len, &w[0], 0) || w[0].clear)
-            return 0;
         c[0] = ~w[0].v & 0xffffffffu;
         return 1;
     }
-    const char *colon = memchr(env, ':', len);
-    if (parse_word(env, colon ? (size_t)(colon - env) : len, &w[0], colon != NULL))
-        return 0;
-    if (!colon)
-        w[1] = (struct word){ .clear = 0, .v = 0 };
-    else if (parse_word(colon + 1, len - (size_t)(colon + 1 - env), &w[1], 0))
-        return 0;
     for (int k = 0; k < 2; k++)
         c[k] = w[k].clear ? w[k].v : ~w[k].v;
     return 1;
