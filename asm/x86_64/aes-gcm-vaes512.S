@@ -64,7 +64,27 @@
  * all gone: 1.00-1.05x). Each part of the kernel the least-mix loop lacks costs a few
  * percent; no one part is the gap. Those shares are of one measurement of the limits; of the
  * fastest of 31 (direct.sh since, tests/bench/direct_bench.c says why) the stitched kernels
- * read 61-69 % (zmm), 65-68 % (ymm) of theirs. */
+ * read 61-69 % (zmm), 65-68 % (ymm) of theirs.
+ * Sapphire Rapids VM again (family 6 model 0xa7, 2026-12-06; direct.sh: AES-128 77.3-78.0 %
+ * of the ceiling, AES-256 90.6-91.6 %). Its limits: VAESENC zmm and VPCLMULQDQ zmm 1.02
+ * cycles each, GCM's least-mix loop AES-bound (10.1 a register). Only port 0 runs VAESENC zmm,
+ * only port 5 the multiplies, byte swaps and VPSHUFD, and a 512-bit VPXORQ, VPADDD or
+ * VPTERNLOGQ may take either. A group has 80 rounds, ~43 port-5 instructions and ~47 of
+ * either: ~85 cycles if the two ports shared evenly, against the ~97 run (3.04 per 16 B,
+ * gcm_kernels.sh), as if a third of the either-port ones took port 0 from the rounds. Timing
+ * only: the 8 round-0 VPXORQ deleted 1.04-1.05x, the 7 VPADDD as well (as moves) 1.07x. Tried,
+ * each correct (t_direct): (1) the counters in one VPTERNLOGQ a quad: c + i is base ^ m for
+ * m = (c mod 32) + i < 32 (base = c with its low five bits cleared) and next ^ (m - 32) above
+ * (next = inc32(base, 32)), so a quad is A ^ (B & T): A = base ^ key 0, B = base ^ next ^ 0x1f
+ * in the last byte, T the call's m per lane (on the stack); 11 instructions a group for 16.
+ * (2) Schoolbook multiplies: four a quad, the two middle products added by one VPTERNLOGQ, no
+ * half-sums: 4.5 either-port instructions fewer for 8 more multiplies (a cost where the
+ * multiplier bounds the loop, as on Zen 5 above). Alone each read 0.97-0.99x; together
+ * 1.036-1.046x in five processes, and direct.sh read AES-128 81.0 % encrypting, 79.1 % and
+ * 85.9 % decrypting. Not kept: with the functions' start moved in 16-byte steps (the loop
+ * 64-byte aligned or not) the pair read 0.97-1.04x where this kernel reads 0.99-1.00x at every
+ * step, a cliff in code layout that this VM, without performance counters, cannot locate; a
+ * gain the link's layout can take away is not one yet, and (2) would be Intel's alone. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
