@@ -83,8 +83,10 @@
  * 1.036-1.046x in five processes, and direct.sh read AES-128 81.0 % encrypting, 79.1 % and
  * 85.9 % decrypting. Not kept: with the functions' start moved in 16-byte steps (the loop
  * 64-byte aligned or not) the pair read 0.97-1.04x where this kernel reads 0.99-1.00x at every
- * step, a cliff in code layout that this VM, without performance counters, cannot locate; a
- * gain the link's layout can take away is not one yet, and (2) would be Intel's alone. */
+ * step, and over 16 page offsets (256-byte steps) 1.02-1.05x but 0.98x at one, a cliff in
+ * code layout that this VM, without performance counters, cannot locate; AES-256 read
+ * 0.95-0.96x, 1 KiB 0.97-0.98x (the call's 512 bytes of T), 4 KiB 1.01-1.03x. A gain the link's
+ * layout can take away, paid for by AES-256, is not one yet, and (2) would be Intel's alone. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
