@@ -35,11 +35,12 @@
 #define TD3(s) W(M9(s), MD(s), MB(s), ME(s))
 #define BYTE(s) (s)
 
-/* One object, so one base register reaches every table (x86-64 has no RIP-relative address
- * with an index): as eight arrays the two-block rounds kept a base each and spilled the
- * state to the stack (CBC decryption: 291 stack references, now 174), and portable ran
- * CBC decryption at 1.01x OpenSSL's no-asm build on the Sapphire Rapids VM, now 1.30x;
- * CTR at 16 KiB 1.34-1.57x, now 1.72-1.84x (tests/bench/portable_noasm.sh, 2026-12-06). */
+/* One object, so one base register reaches every table (position-independent x86-64 code
+ * has no RIP-relative address with an index): as ten arrays the two-block rounds kept a
+ * base each and spilled the state to the stack (CBC decryption: 291 stack references, now
+ * 174), and portable ran CBC decryption at 1.01x OpenSSL's no-asm build on the Sapphire
+ * Rapids VM, now 1.30x; CTR at 16 KiB 1.34-1.57x, now 1.71-1.84x
+ * (tests/bench/portable_noasm.sh, 2026-12-06). */
 static const struct aes_tables {
     uint32_t te[4][256];
     uint32_t td[4][256];
@@ -138,8 +139,7 @@ int portable_aes_setkey_dec(struct portable_aes *k, const uint8_t *key, size_t k
 
 #define DEC_LAST(s0, s1, s2, s3, k)                                                           \
     (W(tab.inv_sbox[B0(s0)], tab.inv_sbox[B1(s1)], tab.inv_sbox[B2(s2)],                      \
-       tab.inv_sbox[B3(s3)]) ^                                                                \
-     (k))
+       tab.inv_sbox[B3(s3)]) ^ (k))
 
 /* Inlined into the mode loops so a CBC chain stays in registers. Rounds are written out
  * (9 always, 2 more for AES-192, 2 more again for AES-256) so round-key offsets are
