@@ -140,6 +140,19 @@ size_t direct_aes_gcm_dec_vaes(const struct direct_aes_key *k,
                                const struct direct_ghash_key *gk, struct direct_gcm_state *st,
                                uint8_t *out, const uint8_t *in, size_t nblocks);
 
+/* aes-gcm-vaes-vl.S: the _vaes kernels in EVEX form (also AVX512F, AVX512VL, AVX512BW, the
+ * opmask and ZMM state in XCR0), with the round keys in %ymm16..27 and the products added by
+ * VPTERNLOGQ; the same contract, the same key fields. %ymm16..31 are used and zeroed before
+ * returning. */
+size_t direct_aes_gcm_enc_vaes_vl(const struct direct_aes_key *k,
+                                  const struct direct_ghash_key *gk,
+                                  struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                                  size_t nblocks);
+size_t direct_aes_gcm_dec_vaes_vl(const struct direct_aes_key *k,
+                                  const struct direct_ghash_key *gk,
+                                  struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                                  size_t nblocks);
+
 /* aes-gcm-vaes512.S (VAES, VPCLMULQDQ on zmm: AVX512F, AVX512BW, ZMM state in XCR0): as the
  * _vaes kernels with thirty-two blocks per group as eight zmm quads, groups paired by
  * H^64..H^33 and H^32..H^1 and reduced once a pair (a last group alone by H^32..H^1); they

@@ -81,7 +81,9 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 #define GCM_NI "AES-NI CTR and PCLMULQDQ GHASH stitched (asm/x86_64/aes-gcm-aesni.S): 8 "    \
                "blocks in flight, multiplied between the rounds, 16 per reduction"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
-              "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction"
+              "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction; "  \
+              "EVEX form (32 registers, VPTERNLOGQ: aes-gcm-vaes-vl.S) where AVX512F/VL/BW "    \
+              "are usable, else VEX (AVX2)"
 #define GCM_Z "VAES CTR and VPCLMULQDQ GHASH on zmm stitched (asm/x86_64/aes-gcm-vaes512.S): " \
               "32 blocks in flight as 8 x 4, by H^32..H^1 between the rounds, one reduction; "  \
               "heavy 512-bit code lowers the core clock on some Intel CPUs (AVX-512 licence "   \
@@ -142,12 +144,17 @@ static void describe(FILE *out)
 {
     static const enum feature used[] = { FEAT_AESNI, FEAT_VAES, FEAT_AVX2, FEAT_PCLMULQDQ,
                                          FEAT_VPCLMULQDQ, FEAT_AVX512F, FEAT_AVX512BW,
-                                         FEAT_SHA, FEAT_SSSE3 };
+                                         FEAT_AVX512VL, FEAT_SHA, FEAT_SSSE3 };
+    char why[160] = "";
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
-        char why[160] = "";
         int ok = cpu_feature_status(used[i], why, sizeof why);
         fprintf(out, "direct %s: %s\n", feature_table[used[i]].key, ok ? "used" : why);
     }
+    /* which form the direct-vaes GCM rows run here */
+    if (direct_x86_gcm_evex(why, sizeof why))
+        fprintf(out, "direct ymm gcm: EVEX (asm/x86_64/aes-gcm-vaes-vl.S)\n");
+    else
+        fprintf(out, "direct ymm gcm: VEX (asm/x86_64/aes-gcm-vaes.S): %s\n", why);
 }
 
 #else

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "algo.h"
+#include "cpu.h"
 #include "ctr_stream.h"
 #include "direct.h"
 
@@ -33,6 +34,7 @@ struct gcm_ctx {
                      * 0..11 advancing as algo_nonce_next says (j0_next) */
     int decrypt;
     int wide;    /* VAES + VPCLMULQDQ: 1 on ymm, 2 on zmm first */
+    int evex;    /* the ymm kernels in EVEX form (aes-gcm-vaes-vl.S), where usable */
     int twopass; /* CTR then GHASH, not stitched */
 };
 
@@ -184,6 +186,15 @@ void direct_ghash_shift(struct direct_ghash_key *k)
     explicit_bzero(r, sizeof r);
 }
 
+int direct_x86_gcm_evex(char *why, size_t n)
+{
+    static const enum feature need[] = { FEAT_AVX512F, FEAT_AVX512VL, FEAT_AVX512BW };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!cpu_feature_status(need[i], why, n))
+            return 0;
+    return 1;
+}
+
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                         int decrypt, char *why, size_t n)
 {
@@ -202,6 +213,8 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     c->decrypt = decrypt;
     c->wide = s->vaes;
     c->twopass = s->twopass;
+    char ewhy[160];
+    c->evex = s->vaes && direct_x86_gcm_evex(ewhy, sizeof ewhy);
     return 0;
 }
 
@@ -294,7 +307,8 @@ static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t
     size_t (*const kern[3][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
                                struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t) = {
         { direct_aes_gcm_enc, direct_aes_gcm_dec },
-        { direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes },
+        { c->evex ? direct_aes_gcm_enc_vaes_vl : direct_aes_gcm_enc_vaes,
+          c->evex ? direct_aes_gcm_dec_vaes_vl : direct_aes_gcm_dec_vaes },
         { direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512 },
     };
     /* the blocks each kernel takes at a time (their entries' andq $-8, $-16, $-32) */

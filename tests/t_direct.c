@@ -491,15 +491,18 @@ static void diff_gcm_aad(const struct impl *im, const struct algo *a)
 typedef size_t gcm_kernel(const struct direct_aes_key *, const struct direct_ghash_key *,
                           struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
 
+enum { GCM_NB = 96 }; /* three groups of the widest kernel (32) */
+
 /* A stitched kernel's counter is GCM's inc32 (SP 800-38D 6.2: the low 32 bits wrap, the
  * rest stays), and the state it leaves (next counter, GHASH of its ciphertext) carries on:
- * checked against single blocks E(ctr) and direct_ghash over a counter that wraps mid-call. */
+ * checked against single blocks E(ctr) and direct_ghash over a counter that wraps mid-call,
+ * NB blocks (a whole number of groups, at most GCM_NB) asked for with group - 1 more. */
 static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned start,
-                            unsigned bits, const char *name)
+                            unsigned bits, size_t NB, const char *name)
 {
-    enum { NB = 96 }; /* three groups of the widest kernel (32) */
     static const uint8_t zero[16];
-    uint8_t key[32], h[16], in[NB * 16], got[NB * 16], want[NB * 16], ctr[16], ks[16], y[16];
+    uint8_t key[32], h[16], in[GCM_NB * 16], got[GCM_NB * 16], want[GCM_NB * 16], ctr[16],
+        ks[16], y[16];
     struct direct_aes_key k;
     struct direct_ghash_key gk;
     struct direct_gcm_state st;
@@ -510,7 +513,7 @@ static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned 
     direct_ghash_init(&gk, h);
     direct_ghash_shift(&gk);
     memcpy(ctr, st.ctr, 16), memcpy(y, st.y, 16);
-    for (int b = 0; b < NB; b++) {
+    for (size_t b = 0; b < NB; b++) {
         direct_aes_encrypt_block(&k, ks, ctr);
         for (int i = 0; i < 16; i++)
             want[b * 16 + i] = in[b * 16 + i] ^ ks[i];
@@ -519,10 +522,10 @@ static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned 
     }
     direct_ghash(y, &gk, decrypt ? in : want, NB);
     size_t done = fn(&k, &gk, &st, got, in, NB + group - 1);
-    CHECK(done == NB && memcmp(got, want, sizeof want) == 0 && memcmp(st.ctr, ctr, 16) == 0 &&
+    CHECK(done == NB && memcmp(got, want, NB * 16) == 0 && memcmp(st.ctr, ctr, 16) == 0 &&
               memcmp(st.y, y, 16) == 0,
-          "%s AES-%u from ...ffffff%02x: %zu blocks done, output, counter or GHASH differs "
-          "across a 32-bit counter wrap", name, bits, start, done);
+          "%s AES-%u from ...ffffff%02x, %zu blocks: %zu done, output, counter or GHASH "
+          "differs across a 32-bit counter wrap", name, bits, start, NB, done);
 }
 
 /* Every last counter byte a group can start from near the wrap: the kernels step that byte
@@ -533,8 +536,16 @@ static void check_gcm_wraps(gcm_kernel *enc, gcm_kernel *dec, size_t group, cons
 {
     for (unsigned bits = 128; bits <= 256; bits += 64)
         for (unsigned start = 0x100 - 2 * (unsigned)group; start <= 0xff; start++) {
-            check_gcm_inc32(enc, 0, group, start, bits, name);
-            check_gcm_inc32(dec, 1, group, start, bits, name);
+            check_gcm_inc32(enc, 0, group, start, bits, GCM_NB, name);
+            check_gcm_inc32(dec, 1, group, start, bits, GCM_NB, name);
+        }
+    /* every number of groups up to GCM_NB: the encryption kernels' ends differ by it (one
+     * group hashed alone, a pair, a pair's second left open: GCM_ENC_LAG2) */
+    for (unsigned bits = 128; bits <= 256; bits += 64)
+        for (size_t nb = group; nb <= GCM_NB; nb += group) {
+            unsigned start = 0x100 - (unsigned)(nb % 0x100 / 2 + 1);
+            check_gcm_inc32(enc, 0, group, start, bits, nb, name);
+            check_gcm_inc32(dec, 1, group, start, bits, nb, name);
         }
 }
 
@@ -573,6 +584,19 @@ static void check_gcm_kernels(void)
     if (usable(direct_find("aes-128-gcm", "direct-vaes")))
         check_gcm_wraps(direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16,
                         "direct_aes_gcm_enc/dec_vaes");
+    /* the EVEX form, which the direct-vaes row takes where these are usable (so its rows'
+     * tests run it there, and the VEX form only here and where they are not) */
+    char why[256] = "";
+    if (!usable(direct_find("aes-128-gcm", "direct-vaes")))
+        printf("UNAVAILABLE: direct_aes_gcm_enc/dec_vaes_vl: the direct-vaes rows are "
+               "unavailable here\n");
+    else if (!cpu_feature_status(FEAT_AVX512F, why, sizeof why) ||
+             !cpu_feature_status(FEAT_AVX512VL, why, sizeof why) ||
+             !cpu_feature_status(FEAT_AVX512BW, why, sizeof why))
+        printf("UNAVAILABLE: direct_aes_gcm_enc/dec_vaes_vl: %s\n", why);
+    else
+        check_gcm_wraps(direct_aes_gcm_enc_vaes_vl, direct_aes_gcm_dec_vaes_vl, 16,
+                        "direct_aes_gcm_enc/dec_vaes_vl");
     if (usable(direct_find("aes-128-gcm", "direct-vaes512")))
         check_gcm_wraps(direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512, 32,
                         "direct_aes_gcm_enc/dec_vaes512");
@@ -630,6 +654,13 @@ static void check_opcodes(void)
           { 0x62, 0xb2, 0x7d, 0x48, 0xdc, 0xc1 }, 6, "VAESENC zmm", 640 },
         { "direct_aes_gcm_dec_vaes512", (const void *)direct_aes_gcm_dec_vaes512,
           { 0x62, 0x73, 0x15, 0x48, 0x44, 0x4e }, 6, "VPCLMULQDQ zmm", 640 },
+        /* EVEX on ymm: VAESENC ymm0, ymm0, ymm17 as above with P2 28 (L'L 01, 256 bit);
+         * VPCLMULQDQ ymm9, ymm28, 1504(%rsi), imm 0x00: P0 73, P1 1d = vvvv ymm28 (with
+         * V' 0 in P2 20), 44, ModRM 4e, disp8 2f (x 32: pair 7's powers, hsh32 + 224) */
+        { "direct_aes_gcm_enc_vaes_vl", (const void *)direct_aes_gcm_enc_vaes_vl,
+          { 0x62, 0xb2, 0x7d, 0x28, 0xdc, 0xc1 }, 6, "VAESENC ymm (EVEX)", 640 },
+        { "direct_aes_gcm_dec_vaes_vl", (const void *)direct_aes_gcm_dec_vaes_vl,
+          { 0x62, 0x73, 0x1d, 0x20, 0x44, 0x4e }, 6, "VPCLMULQDQ ymm (EVEX)", 640 },
         { "direct_ghash_vpclmul", (const void *)direct_ghash_vpclmul, { 0xc4, 0xe3, 0x5d, 0x44 },
           4, "VPCLMULQDQ ymm", 320 },
         { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,

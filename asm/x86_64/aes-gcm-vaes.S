@@ -14,6 +14,22 @@
  * round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as inc32)
  * lives in the red zone at -40(%rsp).
  *
+ * The EVEX form (GCM_VL, aes-gcm-vaes-vl.S; AVX512VL, AVX512BW): the same loop on the same
+ * 256-bit registers, with what the other sixteen registers and VPTERNLOGQ allow: round keys
+ * 0..9 and the last in %ymm16..26 (broadcast once a call, not once a round: rounds 10..13 of
+ * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
+ * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs
+ * for 6 VPXOR: 12 fewer a group), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
+ * in %ymm31. Why: on Sapphire Rapids (family 6 model 0xa7, a VM, 2026-12-07) this kernel is
+ * bound by its vector instructions on ports 0, 1 and 5, not by a unit: GCM's least-mix loop
+ * on ymm runs 3.00 cycles per 16 B with VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33.
+ * Timing only, deleting the 12 sums' VPXOR and the 8 round-0 VPXOR gave 1.125-1.130x; the
+ * EVEX form, correct, reads 1.129-1.140x the VEX one (gcm_kernels.sh's vex->evex rows, four
+ * runs): 3.75-3.82 cycles per 16 B. Tried and not kept: the counters in one VPTERNLOGQ a pair
+ * (A ^ (B & T), T from a 32-entry table by c mod 16, as aes-gcm-vaes512.S's header tells of
+ * its own try: 11 vector instructions a group for 16) read 0.97x this form (1.029-1.031x
+ * without, two runs): the VPADDD chain stays.
+ *
  * Where its gap to the ceiling is (Zen 4 VM, 2026-12-06, AES-128, 16 KiB, core cycles per
  * 16 B; this kernel 4.61-4.69, the least-mix ceiling 3.22, 69-70 %). A skeleton, eight ymm
  * AES chains and 24 independent VPCLMULQDQ per sixteen blocks (this kernel's ratio), ran
@@ -52,6 +68,43 @@
                      start with ENDBR64, returns are plain RET) */
 
 #include "vaes-common.inc"
+
+/* aes-gcm-vaes-vl.S assembles this file again with GCM_VL 1: the same kernels in EVEX form
+ * (AVX512VL on ymm), named _vaes_vl. */
+#ifndef GCM_VL
+#define GCM_VL 0
+#define GCM_ENC direct_aes_gcm_enc_vaes
+#define GCM_DEC direct_aes_gcm_dec_vaes
+#endif
+    .set    VL, GCM_VL
+
+/* The round keys VGROUP names: VEX, %ymm8, where each is broadcast in its turn; EVEX, the
+ * registers VENTRY fills (rounds 10..13 broadcast into KFAR as they come). */
+#if GCM_VL
+#define K1 %ymm17
+#define K2 %ymm18
+#define K3 %ymm19
+#define K4 %ymm20
+#define K5 %ymm21
+#define K6 %ymm22
+#define K7 %ymm23
+#define K8 %ymm24
+#define K9 %ymm25
+#define KLAST %ymm26
+#define KFAR %ymm27
+#else
+#define K1 %ymm8
+#define K2 %ymm8
+#define K3 %ymm8
+#define K4 %ymm8
+#define K5 %ymm8
+#define K6 %ymm8
+#define K7 %ymm8
+#define K8 %ymm8
+#define K9 %ymm8
+#define KLAST %ymm8
+#define KFAR %ymm8
+#endif
 
     .text
 
@@ -96,64 +149,106 @@
     vpshufb %ymm8, %ymm6, %ymm6
     vpshufb %ymm8, %ymm7, %ymm7
 3:
+    .if VL
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    vpxorq  %ymm16, %ymm\j, %ymm\j
+    .endr
+    .else
     vbroadcasti128 (%rdi), %ymm8
-    vpxor   %ymm8, %ymm0, %ymm0
-    vpxor   %ymm8, %ymm1, %ymm1
-    vpxor   %ymm8, %ymm2, %ymm2
-    vpxor   %ymm8, %ymm3, %ymm3
-    vpxor   %ymm8, %ymm4, %ymm4
-    vpxor   %ymm8, %ymm5, %ymm5
-    vpxor   %ymm8, %ymm6, %ymm6
-    vpxor   %ymm8, %ymm7, %ymm7
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    vpxor   %ymm8, %ymm\j, %ymm\j
+    .endr
+    .endif
 .endm
 
-/* One AES round (key at \off(%rdi), both lanes) on the eight pairs. */
-.macro VAESR off
-    vbroadcasti128 \off(%rdi), %ymm8
-    vaesenc %ymm8, %ymm0, %ymm0
-    vaesenc %ymm8, %ymm1, %ymm1
-    vaesenc %ymm8, %ymm2, %ymm2
-    vaesenc %ymm8, %ymm3, %ymm3
-    vaesenc %ymm8, %ymm4, %ymm4
-    vaesenc %ymm8, %ymm5, %ymm5
-    vaesenc %ymm8, %ymm6, %ymm6
-    vaesenc %ymm8, %ymm7, %ymm7
+/* AES round \r on the eight pairs with \key (both lanes): VEX, broadcast into %ymm8 each
+ * time; EVEX, the register VENTRY filled (rounds 0..9 in %ymm16..25), or for rounds 10..13
+ * %ymm27, broadcast here. */
+.macro VAESR r, key
+    .if VL
+    .if \r >= 10
+    vbroadcasti32x4 16*\r(%rdi), \key
+    .endif
+    VAESRK  \key
+    .else
+    vbroadcasti128 16*\r(%rdi), %ymm8
+    VAESRK  %ymm8
+    .endif
+.endm
+
+.macro VAESRK key
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    vaesenc \key, %ymm\j, %ymm\j
+    .endr
+.endm
+
+/* VPXOR, or where a register may be one of %ymm16..31, VPXORQ (EVEX) */
+.macro VXOR a, b, c
+    .if VL
+    vpxorq  \a, \b, \c
+    .else
+    vpxor   \a, \b, \c
+    .endif
 .endm
 
 /* Pair \j of the group at \disp(\src) times the pair of powers at \hb+32j in the key (hsh or
  * hsh32: H^(16-2j) x, H^(15-2j) x, or 16 more; Karatsuba half-sums 256 bytes on), added to
  * the sums, in four steps (\part 0..3) that VRMUL spreads between a round's VAESENCs.
  * \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums and pair 0
- * takes Y. */
+ * takes Y. VEX: each pair works in %ymm13..15 and adds its three products by VPXOR. EVEX: odd
+ * pairs work in %ymm28..30 and wait; each even pair (%ymm13..15) adds its products and the
+ * odd pair's before it in one VPTERNLOGQ a sum (0x96: a^b^c), as the zmm kernel does; with
+ * \start, pair 6 adds its own to the sums pair 7 set. */
 .macro VGMULP part, j, src, disp, hb, start
+    .if VL && \j % 2
+    VGMULR  \part, \j, \src, \disp, \hb, \start, 28, 29, 30
+    .else
+    VGMULR  \part, \j, \src, \disp, \hb, \start, 13, 14, 15, 28, 29, 30
+    .endif
+.endm
+
+/* VGMULP on %ymm\a (the data, then its high product), \l (its low product), \m (its
+ * half-sums, then the middle product); \oa, \ol, \om the odd pair's (EVEX). */
+.macro VGMULR part, j, src, disp, hb, start, a, l, m, oa=0, ol=0, om=0
     .if \part == 0
-    vmovdqu \disp+32*\j(\src), %ymm13
-    vpshufb .Lvgbswap32(%rip), %ymm13, %ymm13
+    .if VL
+    vmovdqu64 \disp+32*\j(\src), %ymm\a
+    vpshufb %ymm31, %ymm\a, %ymm\a
+    .else
+    vmovdqu \disp+32*\j(\src), %ymm\a
+    vpshufb .Lvgbswap32(%rip), %ymm\a, %ymm\a
+    .endif
     .if \j == 0 && \start
-    vpxor   %ymm12, %ymm13, %ymm13
+    VXOR    %ymm12, %ymm\a, %ymm\a
     .endif
     .elseif \part == 1
-    vpshufd $0x4e, %ymm13, %ymm15
-    vpxor   %ymm13, %ymm15, %ymm15
+    vpshufd $0x4e, %ymm\a, %ymm\m
+    VXOR    %ymm\a, %ymm\m, %ymm\m
     .if \j == 7 && \start
-    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm9
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm\a, %ymm9
     .else
-    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm14
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm\a, %ymm\l
     .endif
     .elseif \part == 2
     .if \j == 7 && \start
-    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm11
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm\m, %ymm11
     .else
-    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm15
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm\m, %ymm\m
     .endif
     .else
     .if \j == 7 && \start
-    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm10
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm\a, %ymm10
     .else
-    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm13
-    vpxor   %ymm14, %ymm9, %ymm9
-    vpxor   %ymm15, %ymm11, %ymm11
-    vpxor   %ymm13, %ymm10, %ymm10
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm\a, %ymm\a
+    .if !VL || (\j == 6 && \start)
+    VXOR    %ymm\l, %ymm9, %ymm9
+    VXOR    %ymm\m, %ymm11, %ymm11
+    VXOR    %ymm\a, %ymm10, %ymm10
+    .elseif \j % 2 == 0
+    vpternlogq $0x96, %ymm\ol, %ymm\l, %ymm9
+    vpternlogq $0x96, %ymm\om, %ymm\m, %ymm11
+    vpternlogq $0x96, %ymm\oa, %ymm\a, %ymm10
+    .endif
     .endif
     .endif
 .endm
@@ -164,22 +259,28 @@
     .endr
 .endm
 
-/* Round \r (1..8) with, where \mul, the multiply of pair \j = 8 - \r (pair 0, which waits for
- * the previous reduction, last), its steps between the VAESENCs so that the scheduler sees
- * VPCLMULQDQ and VAESENC mixed evenly. */
-.macro VRMUL r, j, mul, src, disp, hb, start
+/* Round \r (1..8, key \key as VAESR takes it) with, where \mul, the multiply of pair
+ * \j = 8 - \r (pair 0, which waits for the previous reduction, last), its steps between the
+ * VAESENCs so that the scheduler sees VPCLMULQDQ and VAESENC mixed evenly. */
+.macro VRMUL r, key, j, mul, src, disp, hb, start
     .if \mul
+    .if !VL
     vbroadcasti128 16*\r(%rdi), %ymm8
-    vaesenc %ymm8, %ymm0, %ymm0
+    .endif
+    VRMULK  \key, \j, \src, \disp, \hb, \start
+    .else
+    VAESR   \r, \key
+    .endif
+.endm
+
+.macro VRMULK key, j, src, disp, hb, start
+    vaesenc \key, %ymm0, %ymm0
     .irp s, 1, 2, 3, 4, 5, 6, 7
     .if \s % 2                       /* step (s - 1) / 2 before the VAESENCs of pairs 1, 3, 5, 7 */
     VGMULP  (\s - 1) / 2, \j, \src, \disp, \hb, \start
     .endif
-    vaesenc %ymm8, %ymm\s, %ymm\s
+    vaesenc \key, %ymm\s, %ymm\s
     .endr
-    .else
-    VAESR   16*\r
-    .endif
 .endm
 
 /* The eight pairs' multiplies alone (the last two groups encrypted, hashed after the loop). */
@@ -189,9 +290,10 @@
     .endr
 .endm
 
-/* Last round of pair \j: key ^ input, so the result is E(ctr) ^ in; stored. */
-.macro VLAST1 j
-    vpxor   32*\j(%r8), %ymm8, %ymm13
+/* Last round of pair \j with \key (the last round key, both lanes): key ^ input, so the
+ * result is E(ctr) ^ in; stored. */
+.macro VLAST1 j, key
+    VXOR    32*\j(%r8), \key, %ymm13
     vaesenclast %ymm13, %ymm\j, %ymm\j
     vmovdqu %ymm\j, 32*\j(%rcx)
 .endm
@@ -200,33 +302,30 @@
  * \disp(\src) by the powers at \hb (see VGMUL); output stored. */
 .macro VGROUP mul, src, disp, hb, start
     VCTR16
-    VRMUL   1, 7, \mul, \src, \disp, \hb, \start
-    VRMUL   2, 6, \mul, \src, \disp, \hb, \start
-    VRMUL   3, 5, \mul, \src, \disp, \hb, \start
-    VRMUL   4, 4, \mul, \src, \disp, \hb, \start
-    VRMUL   5, 3, \mul, \src, \disp, \hb, \start
-    VRMUL   6, 2, \mul, \src, \disp, \hb, \start
-    VRMUL   7, 1, \mul, \src, \disp, \hb, \start
-    VRMUL   8, 0, \mul, \src, \disp, \hb, \start
-    VAESR   144
+    VRMUL   1, K1, 7, \mul, \src, \disp, \hb, \start
+    VRMUL   2, K2, 6, \mul, \src, \disp, \hb, \start
+    VRMUL   3, K3, 5, \mul, \src, \disp, \hb, \start
+    VRMUL   4, K4, 4, \mul, \src, \disp, \hb, \start
+    VRMUL   5, K5, 3, \mul, \src, \disp, \hb, \start
+    VRMUL   6, K6, 2, \mul, \src, \disp, \hb, \start
+    VRMUL   7, K7, 1, \mul, \src, \disp, \hb, \start
+    VRMUL   8, K8, 0, \mul, \src, \disp, \hb, \start
+    VAESR   9, K9
     cmpl    $10, %r11d
     je      1f
-    VAESR   160
-    VAESR   176
+    VAESR   10, KFAR
+    VAESR   11, KFAR
     cmpl    $12, %r11d
     je      1f
-    VAESR   192
-    VAESR   208
+    VAESR   12, KFAR
+    VAESR   13, KFAR
 1:
+    .if !VL
     vbroadcasti128 (%r10), %ymm8
-    VLAST1  0
-    VLAST1  1
-    VLAST1  2
-    VLAST1  3
-    VLAST1  4
-    VLAST1  5
-    VLAST1  6
-    VLAST1  7
+    .endif
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    VLAST1  \j, KLAST
+    .endr
 .endm
 
 /* On to the next group; ZF set when none is left. */
@@ -245,6 +344,15 @@
  * gcm_kernels.sh (Zen 4 VM, AES-128; the same code on both sides reads 0.98-1.03 there),
  * 1.004-1.024x at 1 and 64 KiB. Scratch %ymm0. */
 .macro VGREDUCE
+    .if VL                          /* the same sums as below, in VPTERNLOGQ */
+    vpternlogq $0x96, %ymm9, %ymm10, %ymm11
+    vpclmulqdq $0x10, .Lvpoly(%rip), %ymm9, %ymm0
+    vpshufd $0x4e, %ymm9, %ymm9
+    vpternlogq $0x96, %ymm0, %ymm9, %ymm11
+    vpclmulqdq $0x10, .Lvpoly(%rip), %ymm11, %ymm0
+    vpshufd $0x4e, %ymm11, %ymm11
+    vpternlogq $0x96, %ymm0, %ymm11, %ymm10
+    .else
     vpxor   %ymm9, %ymm11, %ymm11
     vpxor   %ymm10, %ymm11, %ymm11
     vpclmulqdq $0x10, .Lvpoly(%rip), %ymm9, %ymm0
@@ -255,6 +363,7 @@
     vpshufd $0x4e, %ymm11, %ymm11
     vpxor   %ymm0, %ymm11, %ymm11
     vpxor   %ymm11, %ymm10, %ymm10
+    .endif
     vextracti128 $1, %ymm10, %xmm0
     vpxor   %xmm0, %xmm10, %xmm12
 .endm
@@ -280,6 +389,13 @@
     vmovdqu %ymm0, -40(%rsp)
     vmovdqu 16(%rdx), %xmm12
     vpshufb .Lvgbswap(%rip), %xmm12, %xmm12
+    .if VL
+    .irp i, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25
+    vbroadcasti32x4 16*(\i-16)(%rdi), %ymm\i
+    .endr
+    vbroadcasti32x4 (%r10), %ymm26
+    vbroadcasti32x4 .Lvgbswap(%rip), %ymm31
+    .endif
 .endm
 
 /* State back to GCM byte order; no key stream or key left in registers. */
@@ -290,6 +406,11 @@
     vmovdqu %xmm12, 16(%rdx)
     vpxor   %xmm8, %xmm8, %xmm8
     vpxor   %xmm13, %xmm13, %xmm13
+    .if VL                          /* round keys, the odd pairs' data and products */
+    .irp r, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    vpxorq  %ymm\r, %ymm\r, %ymm\r
+    .endr
+    .endif
     vzeroupper                      /* also clears the upper lanes of the key stream */
     vpxor   %xmm0, %xmm0, %xmm0
     vpxor   %xmm1, %xmm1, %xmm1
@@ -308,23 +429,23 @@
  * reduction per pair; a last group without a partner by H^16..H^1 alone. Zen 4 VM,
  * gcm_kernels.sh against hashing the next group (AES-128): 1.037-1.048x at 4 and 16 KiB,
  * 1.020x at 1 KiB. */
-    .globl  direct_aes_gcm_enc_vaes
-    .type   direct_aes_gcm_enc_vaes, @function
+    .globl  GCM_ENC
+    .type   GCM_ENC, @function
     .p2align 4
-direct_aes_gcm_enc_vaes:
+GCM_ENC:
     VENTRY  .Lvge_ret
     GCM_ENC_LAG2 VGROUP, VNEXT, VGHASH16, VGREDUCE, 256, 1280, 768
     VLEAVE
 .Lvge_ret:
     ret
-    .size   direct_aes_gcm_enc_vaes, .-direct_aes_gcm_enc_vaes
+    .size   GCM_ENC, .-GCM_ENC
 
 /* size_t direct_aes_gcm_dec_vaes(k, gk, st, out, in, nblocks): as _enc_vaes, hashing the
  * input, two groups and one reduction at a time, a last group alone */
-    .globl  direct_aes_gcm_dec_vaes
-    .type   direct_aes_gcm_dec_vaes, @function
+    .globl  GCM_DEC
+    .type   GCM_DEC, @function
     .p2align 4
-direct_aes_gcm_dec_vaes:
+GCM_DEC:
     VENTRY  .Lvgd_ret
 .Lvgd_loop:
     cmpq    $32, %r9
@@ -343,7 +464,7 @@ direct_aes_gcm_dec_vaes:
     VLEAVE
 .Lvgd_ret:
     ret
-    .size   direct_aes_gcm_dec_vaes, .-direct_aes_gcm_dec_vaes
+    .size   GCM_DEC, .-GCM_DEC
 
     .section .rodata
     .p2align 6                      /* each 32-byte constant within a cache line */
