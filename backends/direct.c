@@ -150,8 +150,14 @@ static void describe(FILE *out)
         int ok = cpu_feature_status(used[i], why, sizeof why);
         fprintf(out, "direct %s: %s\n", feature_table[used[i]].key, ok ? "used" : why);
     }
-    /* which form the direct-vaes GCM rows run here */
-    if (direct_x86_gcm_evex(why, sizeof why))
+    /* which form the direct-vaes GCM rows run here, if they run */
+    const struct impl *v = NULL;
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
+        if (list[i].data == &vgcm128)
+            v = &list[i];
+    if (check(v, why, sizeof why) != 0)
+        fprintf(out, "direct ymm gcm: not run: %s\n", why);
+    else if (direct_x86_gcm_evex(why, sizeof why))
         fprintf(out, "direct ymm gcm: EVEX (asm/x86_64/aes-gcm-vaes-vl.S)\n");
     else
         fprintf(out, "direct ymm gcm: VEX (asm/x86_64/aes-gcm-vaes.S): %s\n", why);

@@ -590,9 +590,7 @@ static void check_gcm_kernels(void)
     if (!usable(direct_find("aes-128-gcm", "direct-vaes")))
         printf("UNAVAILABLE: direct_aes_gcm_enc/dec_vaes_vl: the direct-vaes rows are "
                "unavailable here\n");
-    else if (!cpu_feature_status(FEAT_AVX512F, why, sizeof why) ||
-             !cpu_feature_status(FEAT_AVX512VL, why, sizeof why) ||
-             !cpu_feature_status(FEAT_AVX512BW, why, sizeof why))
+    else if (!direct_x86_gcm_evex(why, sizeof why))
         printf("UNAVAILABLE: direct_aes_gcm_enc/dec_vaes_vl: %s\n", why);
     else
         check_gcm_wraps(direct_aes_gcm_enc_vaes_vl, direct_aes_gcm_dec_vaes_vl, 16,

@@ -5,11 +5,11 @@
  * the rounds, pair j of the group to hash is multiplied by H^(16-2j), H^(15-2j) or sixteen
  * powers more (hsh, hsh32 of struct direct_ghash_key, side by side, multiplied by x as
  * aes-gcm-aesni.S explains) between the rounds; once per two groups the lanes are reduced,
- * then added. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout, VZEROUPPER at
- * the end.
+ * then added. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout (but for the
+ * EVEX form below), VZEROUPPER at the end.
  *
- * Registers: %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key (both
- * lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero), %ymm13..15
+ * Registers (VEX form): %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key
+ * (both lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero), %ymm13..15
  * scratch. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last
  * round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as inc32)
  * lives in the red zone at -40(%rsp).
@@ -19,7 +19,7 @@
  * 0..9 and the last in %ymm16..26 (broadcast once a call, not once a round: rounds 10..13 of
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
  * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs
- * for 6 VPXOR: 12 fewer a group), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
+ * for 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
  * in %ymm31. Why: on Sapphire Rapids (family 6 model 0xa7, a VM, 2026-12-07) this kernel is
  * bound by its vector instructions on ports 0, 1 and 5, not by a unit: GCM's least-mix loop
  * on ymm runs 3.00 cycles per 16 B with VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33.
@@ -336,7 +336,7 @@
 .endm
 
 /* Each lane's 256-bit product [hi:mid:lo] reduced, both lanes at once, then the lanes added
- * into Y (%xmm12): ZGREDUCE of aes-gcm-vaes512.S on ymm without VPTERNLOGQ (mid made whole,
+ * into Y (%xmm12): ZGREDUCE of aes-gcm-vaes512.S on ymm, in the VEX form without VPTERNLOGQ (mid made whole,
  * lo folded into mid, mid into hi; the reduction is linear over GF(2), so reducing each lane
  * and adding them is the same sum as adding them first). Adding the lanes first and reducing
  * one, as GREDUCE of aes-gcm-aesni.S, took 19 instructions (three VEXTRACTI128, two shifts)

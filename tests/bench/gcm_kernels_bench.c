@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "cpu.h"
 #include "direct.h"
+#include "direct_x86.h"
 #include "silicon.h"
 
 typedef size_t (*gcm_kernel)(const struct direct_aes_key *, const struct direct_ghash_key *,
@@ -68,13 +68,6 @@ static const struct pair pairs[] = {
     { .name = "vex->evex dec", .old = direct_aes_gcm_dec_vaes, .cur = direct_aes_gcm_dec_vaes_vl,
       .row = "direct-vaes", .evex = 1 },
 };
-
-/* EVEX on ymm: what the direct-vaes row takes beyond its own features for that form */
-static int evex_ok(char *why, size_t n)
-{
-    return cpu_feature_status(FEAT_AVX512F, why, n) && cpu_feature_status(FEAT_AVX512VL, why, n) &&
-           cpu_feature_status(FEAT_AVX512BW, why, n);
-}
 
 static struct direct_aes_key key;
 static struct direct_ghash_key gk;
@@ -207,7 +200,7 @@ int main(int argc, char **argv)
         const struct pair *p = &pairs[i];
         if (!bench_direct_ok("aes-128-gcm", p->row, why, sizeof why))
             printf("%s  UNAVAILABLE: %s\n", p->name, why);
-        else if (p->evex && !evex_ok(why, sizeof why))
+        else if (p->evex && !direct_x86_gcm_evex(why, sizeof why))
             printf("%s  UNAVAILABLE: %s\n", p->name, why);
         else if (!p->old)
             printf("%s  UNAVAILABLE: the reference commit has no such kernel\n", p->name);
