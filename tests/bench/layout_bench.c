@@ -28,6 +28,7 @@
 
 #include "bench/bench.h"
 #include "direct.h"
+#include "direct_x86.h"
 #include "silicon.h"
 
 enum { BYTES = 16384, CLASSES = 3 };
@@ -71,6 +72,7 @@ struct kernel {
     run_fn run;
     const char *alg, *row; /* the product's row of the kernel (bench_direct_ok, bench.h) */
     int hash_input; /* GCM decryption: hashes what it reads */
+    int evex;       /* the EVEX form of the ymm GCM kernels: AVX512F/VL/BW usable too */
 };
 
 static const struct kernel kernels[] = {
@@ -88,6 +90,10 @@ static const struct kernel kernels[] = {
       .alg = "aes-128-gcm", .row = "direct-vaes" },
     { .name = "gcm ymm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes, .run = run_gcm,
       .alg = "aes-128-gcm", .row = "direct-vaes", .hash_input = 1 },
+    { .name = "gcm ymmvl enc", .fn = (const void *)direct_aes_gcm_enc_vaes_vl, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct-vaes", .evex = 1 },
+    { .name = "gcm ymmvl dec", .fn = (const void *)direct_aes_gcm_dec_vaes_vl, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct-vaes", .hash_input = 1, .evex = 1 },
     { .name = "gcm zmm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes512, .run = run_gcm,
       .alg = "aes-128-gcm", .row = "direct-vaes512" },
     { .name = "gcm zmm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes512, .run = run_gcm,
@@ -282,6 +288,8 @@ int main(int argc, char **argv)
     int traps = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         if (!bench_direct_ok(kernels[i].alg, kernels[i].row, why, sizeof why))
+            printf("%s  UNAVAILABLE: %s\n", kernels[i].name, why);
+        else if (kernels[i].evex && !direct_x86_gcm_evex(why, sizeof why))
             printf("%s  UNAVAILABLE: %s\n", kernels[i].name, why);
         else if (verify(&kernels[i], pick(map, pages, 64)))
             traps++;
