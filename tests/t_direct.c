@@ -501,8 +501,9 @@ static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned 
                             unsigned bits, size_t NB, const char *name)
 {
     static const uint8_t zero[16];
-    uint8_t key[32], h[16], in[GCM_NB * 16], got[GCM_NB * 16], want[GCM_NB * 16], ctr[16],
-        ks[16], y[16];
+    /* got: a widest group (32 blocks) of room past the most asked for, for the canary */
+    uint8_t key[32], h[16], in[GCM_NB * 16], got[(GCM_NB + 32) * 16], want[GCM_NB * 16],
+        ctr[16], ks[16], y[16];
     struct direct_aes_key k;
     struct direct_ghash_key gk;
     struct direct_gcm_state st;
@@ -521,11 +522,16 @@ static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned 
             ;
     }
     direct_ghash(y, &gk, decrypt ? in : want, NB);
+    memset(got, 0xa5, sizeof got); /* past NB blocks, nothing may be written */
     size_t done = fn(&k, &gk, &st, got, in, NB + group - 1);
+    int kept = 1;
+    for (size_t i = NB * 16; i < sizeof got; i++)
+        kept &= got[i] == 0xa5;
     CHECK(done == NB && memcmp(got, want, NB * 16) == 0 && memcmp(st.ctr, ctr, 16) == 0 &&
-              memcmp(st.y, y, 16) == 0,
+              memcmp(st.y, y, 16) == 0 && kept,
           "%s AES-%u from ...ffffff%02x, %zu blocks: %zu done, output, counter or GHASH "
-          "differs across a 32-bit counter wrap", name, bits, start, NB, done);
+          "differs across a 32-bit counter wrap, or bytes past them written", name, bits, start,
+          NB, done);
 }
 
 /* Every last counter byte a group can start from near the wrap: the kernels step that byte
