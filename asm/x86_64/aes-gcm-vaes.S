@@ -9,26 +9,26 @@
  * EVEX form below), VZEROUPPER at the end.
  *
  * Registers (VEX form): %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key
- * (both lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero), %ymm13..15
- * scratch. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last
- * round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as inc32)
- * lives in the red zone at -40(%rsp).
+ * (both lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero),
+ * %ymm13..15 scratch. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left,
+ * %r10 last round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as
+ * inc32) lives in the red zone at -40(%rsp).
  *
  * The EVEX form (GCM_VL, aes-gcm-vaes-vl.S; AVX512VL, AVX512BW): the same loop on the same
  * 256-bit registers, with what the other sixteen registers and VPTERNLOGQ allow: round keys
  * 0..9 and the last in %ymm16..26 (broadcast once a call, not once a round: rounds 10..13 of
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
- * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs
- * for 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
- * in %ymm31. Why: on Sapphire Rapids (family 6 model 0xa7, a VM, 2026-12-07) this kernel is
- * bound by its vector instructions on ports 0, 1 and 5, not by a unit: GCM's least-mix loop
- * on ymm runs 3.00 cycles per 16 B with VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33.
- * Timing only, deleting the 12 sums' VPXOR and the 8 round-0 VPXOR gave 1.125-1.130x; the
- * EVEX form, correct, reads 1.129-1.140x the VEX one (gcm_kernels.sh's vex->evex rows, four
- * runs): 3.75-3.82 cycles per 16 B. Tried and not kept: the counters in one VPTERNLOGQ a pair
- * (A ^ (B & T), T from a 32-entry table by c mod 16, as aes-gcm-vaes512.S's header tells of
- * its own try: 11 vector instructions a group for 16) read 0.97x this form (1.029-1.031x
- * without, two runs): the VPADDD chain stays.
+ * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs for
+ * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), the
+ * reduction's XORs in three VPTERNLOGQ, the byte-swap mask in %ymm31. Why: on Sapphire Rapids
+ * (family 6 model 0xa7, a VM, 2026-12-07) this kernel is bound by its vector instructions on
+ * ports 0, 1 and 5, not by a unit: GCM's least-mix loop on ymm runs 3.00 cycles per 16 B with
+ * VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33. Timing only, deleting the 12 sums' VPXOR
+ * and the 8 round-0 VPXOR gave 1.125-1.130x; the EVEX form, correct, reads 1.129-1.140x the VEX
+ * one (gcm_kernels.sh's vex->evex rows, four runs): 3.75-3.82 cycles per 16 B. Tried and not
+ * kept: the counters in one VPTERNLOGQ a pair (A ^ (B & T), T from a 32-entry table by c mod
+ * 16, as aes-gcm-vaes512.S's header tells of its own try: 11 vector instructions a group for
+ * 16) read 0.97x this form (1.029-1.031x without, two runs): the VPADDD chain stays.
  *
  * Where its gap to the ceiling is (Zen 4 VM, 2026-12-06, AES-128, 16 KiB, core cycles per
  * 16 B; this kernel 4.61-4.69, the least-mix ceiling 3.22, 69-70 %). A skeleton, eight ymm
@@ -336,13 +336,13 @@
 .endm
 
 /* Each lane's 256-bit product [hi:mid:lo] reduced, both lanes at once, then the lanes added
- * into Y (%xmm12): ZGREDUCE of aes-gcm-vaes512.S on ymm, in the VEX form without VPTERNLOGQ (mid made whole,
- * lo folded into mid, mid into hi; the reduction is linear over GF(2), so reducing each lane
- * and adding them is the same sum as adding them first). Adding the lanes first and reducing
- * one, as GREDUCE of aes-gcm-aesni.S, took 19 instructions (three VEXTRACTI128, two shifts)
- * where this takes 12 (one VEXTRACTI128): 1.016-1.030x as fast at 16 KiB in five runs of
- * gcm_kernels.sh (Zen 4 VM, AES-128; the same code on both sides reads 0.98-1.03 there),
- * 1.004-1.024x at 1 and 64 KiB. Scratch %ymm0. */
+ * into Y (%xmm12): ZGREDUCE of aes-gcm-vaes512.S on ymm, in the VEX form without VPTERNLOGQ
+ * (mid made whole, lo folded into mid, mid into hi; the reduction is linear over GF(2), so
+ * reducing each lane and adding them is the same sum as adding them first). Adding the lanes
+ * first and reducing one, as GREDUCE of aes-gcm-aesni.S, took 19 instructions (three
+ * VEXTRACTI128, two shifts) where this takes 12 (one VEXTRACTI128): 1.016-1.030x as fast at 16
+ * KiB in five runs of gcm_kernels.sh (Zen 4 VM, AES-128; the same code on both sides reads
+ * 0.98-1.03 there), 1.004-1.024x at 1 and 64 KiB. Scratch %ymm0. */
 .macro VGREDUCE
     .if VL                          /* the same sums as below, in VPTERNLOGQ */
     vpternlogq $0x96, %ymm9, %ymm10, %ymm11

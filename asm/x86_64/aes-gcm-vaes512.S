@@ -87,19 +87,19 @@
  * code layout that this VM, without performance counters, cannot locate; AES-256 read
  * 0.95-0.96x, 1 KiB 0.97-0.98x (the call's 512 bytes of T), 4 KiB 1.01-1.03x. A gain the link's
  * layout can take away, paid for by AES-256, is not one yet, and (2) would be Intel's alone.
- * The same VM, 2026-12-07, timing only (GCMK_NOCHECK): the counters and round 0 as one VPXORQ
- * a quad with a 64-byte table row (what a table of whitened last bytes would cost, the 8
- * VPADDD and 8 VPXORQ gone) read 1.011-1.021x with the rows 64-byte aligned, 0.968-0.987x
- * with them 32 bytes off (a message's groups start at counter 2 mod 32: such rows split cache
- * lines), so no counter form is the gap here either: the quads merely loaded, no counter
- * work at all, read 1.051-1.070x, but their last bytes made as the least-mix loop supposes
- * (general registers: a byte load from a table of b ^ k15 and a byte store a block, 64
- * instructions a group, into a buffer two groups ahead) read 0.907-0.970x, and 0.958-0.987x
- * with the quads loaded from elsewhere (so not store forwarding). Round 1 from a per-key table as well
- * (counter blocks that differ in the last byte alone differ, after round 1, in column 0
- * alone: E's round 1 is Base ^ D[last byte], Bernstein and Schwabe's counter-mode caching;
- * 8 VAESENC a group fewer) read 1.060-1.072x: not built, as it would beat the ceiling by
- * skipping a tenth of the rounds the ceiling counts, not by running them closer to it. */
+ * The same VM, 2026-12-07, timing only (GCMK_NOCHECK): the counters and round 0 as one VPXORQ a
+ * quad with a 64-byte table row (what a table of whitened last bytes would cost, the 8 VPADDD
+ * and 8 VPXORQ gone) read 1.011-1.021x with the rows 64-byte aligned, 0.968-0.987x with them 32
+ * bytes off (a message's groups start at counter 2 mod 32: such rows split cache lines), so no
+ * counter form is the gap here either: the quads merely loaded, no counter work at all, read
+ * 1.051-1.070x, but their last bytes made as the least-mix loop supposes (general registers: a
+ * byte load from a table of b ^ k15 and a byte store a block, 64 instructions a group, into a
+ * buffer two groups ahead) read 0.907-0.970x, and 0.958-0.987x with the quads loaded from
+ * elsewhere (so not store forwarding). Round 1 from a per-key table as well (counter blocks
+ * that differ in the last byte alone differ, after round 1, in column 0 alone: E's round 1 is
+ * Base ^ D[last byte], Bernstein and Schwabe's counter-mode caching; 8 VAESENC a group fewer)
+ * read 1.060-1.072x: not built, as it would beat the ceiling by skipping a tenth of the rounds
+ * the ceiling counts, not by running them closer to it. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
