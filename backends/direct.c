@@ -15,10 +15,7 @@
 static int check(const struct impl *im, char *why, size_t n)
 {
     const struct direct_spec *s = im->data;
-    for (int i = 0; i < s->nneed; i++)
-        if (!cpu_feature_status((enum feature)s->need[i], why, n))
-            return -1;
-    return 0;
+    return direct_x86_need(s->need, s->nneed, why, n) ? 0 : -1;
 }
 
 /* SSE4.1 (PEXTRD, PBLENDW) and SSSE3 (PSHUFB) come with every CPU that has AES-NI or SHA;

@@ -186,13 +186,18 @@ void direct_ghash_shift(struct direct_ghash_key *k)
     explicit_bzero(r, sizeof r);
 }
 
-int direct_x86_gcm_evex(char *why, size_t n)
+int direct_x86_need(const int *need, int nneed, char *why, size_t n)
 {
-    static const enum feature need[] = { FEAT_AVX512F, FEAT_AVX512VL, FEAT_AVX512BW };
-    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-        if (!cpu_feature_status(need[i], why, n))
+    for (int i = 0; i < nneed; i++)
+        if (!cpu_feature_status((enum feature)need[i], why, n))
             return 0;
     return 1;
+}
+
+int direct_x86_gcm_evex(char *why, size_t n)
+{
+    static const int need[] = { FEAT_AVX512F, FEAT_AVX512VL, FEAT_AVX512BW };
+    return direct_x86_need(need, sizeof need / sizeof need[0], why, n);
 }
 
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
@@ -213,8 +218,7 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     c->decrypt = decrypt;
     c->wide = s->vaes;
     c->twopass = s->twopass;
-    char ewhy[160];
-    c->evex = s->vaes && direct_x86_gcm_evex(ewhy, sizeof ewhy);
+    c->evex = s->vaes && direct_x86_gcm_evex(NULL, 0);
     return 0;
 }
 

@@ -37,6 +37,9 @@ int direct_x86_sha_init(const struct impl *im, void *ctx, const uint8_t *key, co
                         int decrypt, char *why, size_t n);
 int direct_x86_sha1_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
 int direct_x86_sha256_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len);
+/* 1 when every enum feature in need[0..nneed) is usable (cpu_feature_status); else 0 and
+ * the first one's reason in why (NULL: none wanted). */
+int direct_x86_need(const int *need, int nneed, char *why, size_t n);
 /* 1 when the ymm GCM kernels run in EVEX form (aes-gcm-vaes-vl.S): AVX512F, AVX512VL (EVEX
  * on ymm) and AVX512BW (VPSHUFB on %ymm16..31) usable, which cpu_feature_status says
  * includes the opmask and ZMM state enabled in XCR0; else 0, the VEX (AVX2) form, and why

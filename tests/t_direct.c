@@ -583,27 +583,34 @@ static void check_ghash1(void)
     }
 }
 
+/* Every stitched kernel, each where the row that runs it can: the EVEX form of the ymm ones
+ * is what the direct-vaes rows take where direct_x86_gcm_evex says so (their tests run it
+ * there), so the VEX form is checked only here on such machines. */
 static void check_gcm_kernels(void)
 {
-    if (usable(direct_find("aes-128-gcm", "direct")))
-        check_gcm_wraps(direct_aes_gcm_enc, direct_aes_gcm_dec, 8, "direct_aes_gcm_enc/dec");
-    if (usable(direct_find("aes-128-gcm", "direct-vaes")))
-        check_gcm_wraps(direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16,
-                        "direct_aes_gcm_enc/dec_vaes");
-    /* the EVEX form, which the direct-vaes row takes where these are usable (so its rows'
-     * tests run it there, and the VEX form only here and where they are not) */
-    char why[256] = "";
-    if (!usable(direct_find("aes-128-gcm", "direct-vaes")))
-        printf("UNAVAILABLE: direct_aes_gcm_enc/dec_vaes_vl: the direct-vaes rows are "
-               "unavailable here\n");
-    else if (!direct_x86_gcm_evex(why, sizeof why))
-        printf("UNAVAILABLE: direct_aes_gcm_enc/dec_vaes_vl: %s\n", why);
-    else
-        check_gcm_wraps(direct_aes_gcm_enc_vaes_vl, direct_aes_gcm_dec_vaes_vl, 16,
-                        "direct_aes_gcm_enc/dec_vaes_vl");
-    if (usable(direct_find("aes-128-gcm", "direct-vaes512")))
-        check_gcm_wraps(direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512, 32,
-                        "direct_aes_gcm_enc/dec_vaes512");
+    static const struct {
+        gcm_kernel *enc, *dec;
+        size_t group;
+        const char *name, *row;
+        int evex;
+    } k[] = {
+        { direct_aes_gcm_enc, direct_aes_gcm_dec, 8, "direct_aes_gcm_enc/dec", "direct", 0 },
+        { direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16, "direct_aes_gcm_enc/dec_vaes",
+          "direct-vaes", 0 },
+        { direct_aes_gcm_enc_vaes_vl, direct_aes_gcm_dec_vaes_vl, 16,
+          "direct_aes_gcm_enc/dec_vaes_vl", "direct-vaes", 1 },
+        { direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512, 32,
+          "direct_aes_gcm_enc/dec_vaes512", "direct-vaes512", 0 },
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        char why[256] = "";
+        if (!usable(direct_find("aes-128-gcm", k[i].row)))
+            printf("UNAVAILABLE: %s: the %s rows are unavailable here\n", k[i].name, k[i].row);
+        else if (k[i].evex && !direct_x86_gcm_evex(why, sizeof why))
+            printf("UNAVAILABLE: %s: %s\n", k[i].name, why);
+        else
+            check_gcm_wraps(k[i].enc, k[i].dec, k[i].group, k[i].name);
+    }
 }
 
 /* ---- the instructions ---- */

@@ -345,13 +345,7 @@
  * 0.98-1.03 there), 1.004-1.024x at 1 and 64 KiB. Scratch %ymm0. */
 .macro VGREDUCE
     .if VL                          /* the same sums as below, in VPTERNLOGQ */
-    vpternlogq $0x96, %ymm9, %ymm10, %ymm11
-    vpclmulqdq $0x10, .Lvpoly(%rip), %ymm9, %ymm0
-    vpshufd $0x4e, %ymm9, %ymm9
-    vpternlogq $0x96, %ymm0, %ymm9, %ymm11
-    vpclmulqdq $0x10, .Lvpoly(%rip), %ymm11, %ymm0
-    vpshufd $0x4e, %ymm11, %ymm11
-    vpternlogq $0x96, %ymm0, %ymm11, %ymm10
+    TGREDUCE ymm, .Lvpoly(%rip)
     .else
     vpxor   %ymm9, %ymm11, %ymm11
     vpxor   %ymm10, %ymm11, %ymm11

@@ -271,13 +271,7 @@
  * the two shifts and two XORs that takes. Reducing before folding is the same sum (the
  * reduction is linear over GF(2)) in fewer instructions. Scratch %zmm0. */
 .macro ZGREDUCE
-    vpternlogq $0x96, %zmm9, %zmm10, %zmm11
-    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm9, %zmm0
-    vpshufd $0x4e, %zmm9, %zmm9
-    vpternlogq $0x96, %zmm0, %zmm9, %zmm11
-    vpclmulqdq $0x10, .Lzpoly(%rip), %zmm11, %zmm0
-    vpshufd $0x4e, %zmm11, %zmm11
-    vpternlogq $0x96, %zmm0, %zmm11, %zmm10
+    TGREDUCE zmm, .Lzpoly(%rip)
     vextracti64x4 $1, %zmm10, %ymm0
     vpxor   %ymm0, %ymm10, %ymm10
     vextracti128 $1, %ymm10, %xmm0
