@@ -76,7 +76,9 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
     { .alg = alg_, .name = name_, COMMON, .data = &spec, .note = note_, .ctx_size = 0,        \
       .init = direct_x86_gcm_init, .op = direct_x86_gcm_op, .cleanup = direct_x86_gcm_cleanup }
 #define GCM_NI "AES-NI CTR and PCLMULQDQ GHASH stitched (asm/x86_64/aes-gcm-aesni.S): 8 "    \
-               "blocks in flight, multiplied between the rounds, 16 per reduction"
+               "blocks in flight, multiplied between the rounds, 16 per reduction; EVEX form "  \
+               "(schoolbook products added by VPTERNLOGQ: aes-gcm-aesni-vl.S) where "          \
+               "AVX512F/VL/BW are usable, else SSE"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction; "  \
               "EVEX form (32 registers, VPTERNLOGQ: aes-gcm-vaes-vl.S) where AVX512F/VL/BW "    \
@@ -147,17 +149,29 @@ static void describe(FILE *out)
         int ok = cpu_feature_status(used[i], why, sizeof why);
         fprintf(out, "direct %s: %s\n", feature_table[used[i]].key, ok ? "used" : why);
     }
-    /* which form the direct-vaes GCM rows run here, if they run */
-    const struct impl *v = NULL;
-    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
-        if (list[i].data == &vgcm128)
-            v = &list[i];
-    if (check(v, why, sizeof why) != 0)
-        fprintf(out, "direct ymm gcm: not run: %s\n", why);
-    else if (direct_x86_gcm_evex(why, sizeof why))
-        fprintf(out, "direct ymm gcm: EVEX (asm/x86_64/aes-gcm-vaes-vl.S)\n");
-    else
-        fprintf(out, "direct ymm gcm: VEX (asm/x86_64/aes-gcm-vaes.S): %s\n", why);
+    /* which form the direct and direct-vaes GCM rows' xmm and ymm kernels run here, if they
+     * run (both follow direct_x86_gcm_evex) */
+    static const struct {
+        const struct direct_spec *spec; /* the row, AES-128 */
+        const char *width, *evex, *other; /* its kernel's width, its two forms' files */
+    } forms[] = {
+        { &gcm128, "xmm", "EVEX (asm/x86_64/aes-gcm-aesni-vl.S)",
+          "SSE (asm/x86_64/aes-gcm-aesni.S)" },
+        { &vgcm128, "ymm", "EVEX (asm/x86_64/aes-gcm-vaes-vl.S)",
+          "VEX (asm/x86_64/aes-gcm-vaes.S)" },
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        const struct impl *v = NULL;
+        for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
+            if (list[i].data == forms[f].spec)
+                v = &list[i];
+        if (check(v, why, sizeof why) != 0)
+            fprintf(out, "direct %s gcm: not run: %s\n", forms[f].width, why);
+        else if (direct_x86_gcm_evex(why, sizeof why))
+            fprintf(out, "direct %s gcm: %s\n", forms[f].width, forms[f].evex);
+        else
+            fprintf(out, "direct %s gcm: %s: %s\n", forms[f].width, forms[f].other, why);
+    }
 }
 
 #else

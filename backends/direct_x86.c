@@ -34,7 +34,8 @@ struct gcm_ctx {
                      * 0..11 advancing as algo_nonce_next says (j0_next) */
     int decrypt;
     int wide;    /* VAES + VPCLMULQDQ: 1 on ymm, 2 on zmm first */
-    int evex;    /* the ymm kernels in EVEX form (aes-gcm-vaes-vl.S), where usable */
+    int evex;    /* the xmm and ymm kernels in EVEX form (aes-gcm-aesni-vl.S, aes-gcm-vaes-vl.S),
+                  * where usable */
     int twopass; /* CTR then GHASH, not stitched */
 };
 
@@ -218,7 +219,7 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     c->decrypt = decrypt;
     c->wide = s->vaes;
     c->twopass = s->twopass;
-    c->evex = s->vaes && direct_x86_gcm_evex(NULL, 0);
+    c->evex = direct_x86_gcm_evex(NULL, 0);
     return 0;
 }
 
@@ -304,13 +305,15 @@ static void gcm_twopass(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t 
 }
 
 /* Whole blocks stitched: VAES zmm groups of 32 and VAES ymm groups of 16 where chosen (wide
- * 2, 1), AES-NI groups of 8, the last < 8 blocks in two passes. */
+ * 2, 1), AES-NI groups of 8, the last < 8 blocks in two passes; the xmm and ymm kernels in
+ * EVEX form where it is usable (c->evex). */
 static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t *out,
                          const uint8_t *in, size_t nb)
 {
     size_t (*const kern[3][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
                                struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t) = {
-        { direct_aes_gcm_enc, direct_aes_gcm_dec },
+        { c->evex ? direct_aes_gcm_enc_vl : direct_aes_gcm_enc,
+          c->evex ? direct_aes_gcm_dec_vl : direct_aes_gcm_dec },
         { c->evex ? direct_aes_gcm_enc_vaes_vl : direct_aes_gcm_enc_vaes,
           c->evex ? direct_aes_gcm_dec_vaes_vl : direct_aes_gcm_dec_vaes },
         { direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512 },

@@ -583,9 +583,10 @@ static void check_ghash1(void)
     }
 }
 
-/* Every stitched kernel, each where the row that runs it can: the EVEX form of the ymm ones
- * is what the direct-vaes rows take where direct_x86_gcm_evex says so (their tests run it
- * there), so the VEX form is checked only here on such machines. */
+/* Every stitched kernel, each where the row that runs it can: the EVEX forms of the xmm and
+ * ymm ones are what the direct and direct-vaes rows take where direct_x86_gcm_evex says so
+ * (their tests run them there), so the SSE and VEX forms are checked only here on such
+ * machines. */
 static void check_gcm_kernels(void)
 {
     static const struct {
@@ -595,6 +596,8 @@ static void check_gcm_kernels(void)
         int evex;
     } k[] = {
         { direct_aes_gcm_enc, direct_aes_gcm_dec, 8, "direct_aes_gcm_enc/dec", "direct", 0 },
+        { direct_aes_gcm_enc_vl, direct_aes_gcm_dec_vl, 8, "direct_aes_gcm_enc/dec_vl", "direct",
+          1 },
         { direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16, "direct_aes_gcm_enc/dec_vaes",
           "direct-vaes", 0 },
         { direct_aes_gcm_enc_vaes_vl, direct_aes_gcm_dec_vaes_vl, 16,
@@ -617,7 +620,7 @@ static void check_gcm_kernels(void)
 struct opcode {
     const char *kernel;
     const void *fn;
-    uint8_t bytes[6];
+    uint8_t bytes[7];
     size_t n;
     const char *insn;
     size_t within; /* bytes from the entry searched */
@@ -672,6 +675,13 @@ static void check_opcodes(void)
           { 0x62, 0xb2, 0x7d, 0x28, 0xdc, 0xc1 }, 6, "VAESENC ymm (EVEX)", 640 },
         { "direct_aes_gcm_dec_vaes_vl", (const void *)direct_aes_gcm_dec_vaes_vl,
           { 0x62, 0x73, 0x1d, 0x20, 0x44, 0x4e }, 6, "VPCLMULQDQ ymm (EVEX)", 640 },
+        /* EVEX on xmm: VPTERNLOGQ xmm18, xmm9, xmm15, imm 0x96 (a^b^c): 62, P0 c3 = R' 0
+         * (xmm18), map 0F3A; P1 b5 = W1, vvvv xmm9, 66; P2 08 = 128 bit; 25, ModRM d7. The
+         * encryption kernel's first two groups multiply nothing (GCM_ENC_LAG2). */
+        { "direct_aes_gcm_enc_vl", (const void *)direct_aes_gcm_enc_vl,
+          { 0x62, 0xc3, 0xb5, 0x08, 0x25, 0xd7, 0x96 }, 7, "VPTERNLOGQ xmm", 4096 },
+        { "direct_aes_gcm_dec_vl", (const void *)direct_aes_gcm_dec_vl,
+          { 0x62, 0xc3, 0xb5, 0x08, 0x25, 0xd7, 0x96 }, 7, "VPTERNLOGQ xmm", 640 },
         { "direct_ghash_vpclmul", (const void *)direct_ghash_vpclmul, { 0xc4, 0xe3, 0x5d, 0x44 },
           4, "VPCLMULQDQ ymm", 320 },
         { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,

@@ -25,6 +25,15 @@
 
 #include "vaes-common.inc" /* GCM_ENC_LAG2 */
 
+/* aes-gcm-aesni-vl.S assembles this file again with GCM_VL 1: the same kernels in EVEX form
+ * (AVX512VL on xmm), named _vl. */
+#ifndef GCM_VL
+#define GCM_VL 0
+#define GCM_ENC direct_aes_gcm_enc
+#define GCM_DEC direct_aes_gcm_dec
+#endif
+    .set    VL, GCM_VL
+
     .text
 
 /* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
@@ -109,6 +118,51 @@
  * half-sum in hksh, 256 bytes on), added to the sums, in four steps (\part 0..3) that RMUL
  * spreads between a round's AESENCs. \start: this group starts a sum, so block 7 (the first
  * multiplied) sets the sums and block 0 takes Y. */
+.if VL
+/* EVEX form: schoolbook products (four a block, no half-sums), a pair of blocks (odd \j,
+ * then \j - 1) added to the sums %xmm16 (low), %xmm17 (high), %xmm18 (middle) at once by
+ * VPTERNLOGQ; the odd block works in %xmm13 (data, then its high product), 14 (low), 15 and
+ * 9 (middle), the even one in %xmm10, 11, 15 and 9. The multiplies stay VEX (xmm0..15):
+ * AVX512VL without VPCLMULQDQ does not give them EVEX. */
+.macro GMULP part, j, src, disp, kb, start
+    .if \j % 2
+    GMULV   \part, \j, \src, \disp, \kb, \start, 13, 14
+    .else
+    GMULV   \part, \j, \src, \disp, \kb, \start, 10, 11
+    .endif
+.endm
+
+.macro GMULV part, j, src, disp, kb, start, a, l
+    .if \part == 0
+    vmovdqu \disp+16*\j(\src), %xmm\a
+    vpshufb .Lgbswap(%rip), %xmm\a, %xmm\a
+    .if \j == 0 && \start
+    vpxor   %xmm12, %xmm\a, %xmm\a
+    .endif
+    .elseif \part == 1
+    vpclmulqdq $0x00, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm\l
+    .elseif \part == 2
+    vpclmulqdq $0x01, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm15
+    vpclmulqdq $0x10, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm9
+    .else
+    vpclmulqdq $0x11, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm\a
+    .if \j == 7 && \start
+    vpxorq  %xmm15, %xmm9, %xmm18
+    .else
+    vpternlogq $0x96, %xmm15, %xmm9, %xmm18
+    .endif
+    .if \j % 2 == 0
+    .if \j == 6 && \start
+    vpxorq  %xmm14, %xmm11, %xmm16
+    vpxorq  %xmm13, %xmm10, %xmm17
+    .else
+    vpternlogq $0x96, %xmm14, %xmm11, %xmm16
+    vpternlogq $0x96, %xmm13, %xmm10, %xmm17
+    .endif
+    .endif
+    .endif
+.endm
+.else
 .macro GMULP part, j, src, disp, kb, start
     .if \part == 0
     movdqu  \disp+16*\j(\src), %xmm13
@@ -146,6 +200,7 @@
     .endif
     .endif
 .endm
+.endif
 
 .macro GMUL j, src, disp, kb, start
     .irp part, 0, 1, 2, 3
@@ -233,6 +288,21 @@
  * came to the same sum with two shifts, a copy and an XOR more (17 instructions, 13 now):
  * the kernels ran 1.015-1.027x as fast decrypting, 1.003-1.008x encrypting (Zen 4 VM,
  * AES-128, 16 KiB, three gcm_kernels.sh runs). */
+.if VL
+/* EVEX form: the middle sum is whole already (schoolbook); the sums in %xmm16..18 go to the
+ * multiplier through %xmm0 (VEX: xmm0..15), the XORs by VPTERNLOGQ. */
+.macro GREDUCE
+    vmovdqa64 %xmm16, %xmm0
+    vpclmulqdq $0x10, .Lpoly(%rip), %xmm0, %xmm0
+    vpshufd $0x4e, %xmm16, %xmm9
+    vpternlogq $0x96, %xmm0, %xmm9, %xmm18
+    vmovdqa64 %xmm18, %xmm0
+    vpclmulqdq $0x10, .Lpoly(%rip), %xmm0, %xmm0
+    vpshufd $0x4e, %xmm18, %xmm9
+    vpternlogq $0x96, %xmm0, %xmm9, %xmm17
+    vmovdqa64 %xmm17, %xmm12
+.endm
+.else
 .macro GREDUCE
     pxor    %xmm9, %xmm11
     pxor    %xmm10, %xmm11
@@ -248,6 +318,7 @@
     pxor    %xmm11, %xmm10
     movdqa  %xmm10, %xmm12
 .endm
+.endif
 
 /* Entry: blocks done (nblocks & ~7) in %rax and %r9, key pointers, counter and Y loaded;
  * returns through .Lgdone's caller-side label \out when there is nothing to do. */
@@ -283,6 +354,11 @@
     pxor    %xmm7, %xmm7
     pxor    %xmm8, %xmm8
     pxor    %xmm13, %xmm13
+    .if VL
+    vpxorq  %xmm16, %xmm16, %xmm16
+    vpxorq  %xmm17, %xmm17, %xmm17
+    vpxorq  %xmm18, %xmm18, %xmm18
+    .endif
 .endm
 
 /* size_t direct_aes_gcm_enc(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
@@ -293,23 +369,23 @@
  * H^8..H^1, one reduction per pair; a last group without a partner is hashed by H^8..H^1
  * alone. Against hashing the group before (Zen 4 VM, AES-128, 16 KiB, three gcm_kernels.sh
  * runs): 1.023-1.025x, as fast as decryption now. */
-    .globl  direct_aes_gcm_enc
-    .type   direct_aes_gcm_enc, @function
+    .globl  GCM_ENC
+    .type   GCM_ENC, @function
     .p2align 4
-direct_aes_gcm_enc:
+GCM_ENC:
     ENTRY   .Lge_ret
     GCM_ENC_LAG2 GROUP, NEXT, GHASH8, GREDUCE, 128, 0, 8
     LEAVE
 .Lge_ret:
     ret
-    .size   direct_aes_gcm_enc, .-direct_aes_gcm_enc
+    .size   GCM_ENC, .-GCM_ENC
 
 /* size_t direct_aes_gcm_dec(k, gk, st, out, in, nblocks): as _enc, hashing the input, two
  * groups and one reduction at a time, a last group alone */
-    .globl  direct_aes_gcm_dec
-    .type   direct_aes_gcm_dec, @function
+    .globl  GCM_DEC
+    .type   GCM_DEC, @function
     .p2align 4
-direct_aes_gcm_dec:
+GCM_DEC:
     ENTRY   .Lgd_ret
 .Lgd_loop:
     cmpq    $16, %r9
@@ -328,8 +404,9 @@ direct_aes_gcm_dec:
     LEAVE
 .Lgd_ret:
     ret
-    .size   direct_aes_gcm_dec, .-direct_aes_gcm_dec
+    .size   GCM_DEC, .-GCM_DEC
 
+.if !VL
 /* void direct_ghash1(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t in[16])
  * y = (y ^ in) * H for one block, in GCM byte order: the kernels' own multiply (GMUL of the
  * block that takes Y, by hsh[15] = H x) and reduction (GREDUCE), a chain of three carry-less
@@ -359,6 +436,7 @@ direct_ghash1:
     .endr
     ret
     .size   direct_ghash1, .-direct_ghash1
+.endif
 
     .section .rodata
     .p2align 4

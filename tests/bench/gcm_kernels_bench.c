@@ -38,6 +38,8 @@ REF_KERNEL(ref_aes_gcm_enc_vaes512);
 REF_KERNEL(ref_aes_gcm_dec_vaes512);
 REF_KERNEL(ref_aes_gcm_enc_vaes_vl);
 REF_KERNEL(ref_aes_gcm_dec_vaes_vl);
+REF_KERNEL(ref_aes_gcm_enc_vl);
+REF_KERNEL(ref_aes_gcm_dec_vl);
 #undef REF_KERNEL
 
 struct pair {
@@ -62,11 +64,20 @@ static const struct pair pairs[] = {
       .row = "direct-vaes", .evex = 1 },
     { .name = "ymmvl dec", .old = ref_aes_gcm_dec_vaes_vl, .cur = direct_aes_gcm_dec_vaes_vl,
       .row = "direct-vaes", .evex = 1 },
+    { .name = "aesnivl enc", .old = ref_aes_gcm_enc_vl, .cur = direct_aes_gcm_enc_vl,
+      .row = "direct", .evex = 1 },
+    { .name = "aesnivl dec", .old = ref_aes_gcm_dec_vl, .cur = direct_aes_gcm_dec_vl,
+      .row = "direct", .evex = 1 },
     /* this tree's two forms of the ymm kernels against each other: "old" is the VEX one */
     { .name = "vex->evex enc", .old = direct_aes_gcm_enc_vaes, .cur = direct_aes_gcm_enc_vaes_vl,
       .row = "direct-vaes", .evex = 1 },
     { .name = "vex->evex dec", .old = direct_aes_gcm_dec_vaes, .cur = direct_aes_gcm_dec_vaes_vl,
       .row = "direct-vaes", .evex = 1 },
+    /* and of the AES-NI ones: "old" is the SSE one */
+    { .name = "sse->evex enc", .old = direct_aes_gcm_enc, .cur = direct_aes_gcm_enc_vl,
+      .row = "direct", .evex = 1 },
+    { .name = "sse->evex dec", .old = direct_aes_gcm_dec, .cur = direct_aes_gcm_dec_vl,
+      .row = "direct", .evex = 1 },
 };
 
 static struct direct_aes_key key;
