@@ -92,6 +92,18 @@ static void test_bad_input(const char *dir)
     setenv("ACCELSCOPE_DENY", "aesni,warp-drive", 1);
     CHECK(sh("run -a sha256 -s 16 --time 0.01") == 2 && strstr(err, "vaes"), "bad deny word");
     unsetenv("ACCELSCOPE_DENY");
+    /* A denial reaches the direct GCM kernels' form: under it no line says EVEX, and each
+     * line there is (none off x86-64) says what runs instead or why nothing does. */
+    setenv("ACCELSCOPE_DENY", "avx512vl", 1);
+    CHECK(sh("info") == 0, "info under ACCELSCOPE_DENY=avx512vl: %s", err);
+    for (char *l = strstr(out, "direct "); l; l = strstr(l + 1, "direct ")) {
+        if (strncmp(l, "direct xmm gcm: ", 16) && strncmp(l, "direct ymm gcm: ", 16))
+            continue;
+        CHECK(strncmp(l + 16, "SSE (", 5) == 0 || strncmp(l + 16, "VEX (", 5) == 0 ||
+                  strncmp(l + 16, "not run: ", 9) == 0,
+              "ACCELSCOPE_DENY=avx512vl: %.*s", (int)strcspn(l, "\n"), l);
+    }
+    unsetenv("ACCELSCOPE_DENY");
 
     /* An existing file is never clobbered without --force. */
     FILE *f = fopen(csv, "w");

@@ -628,7 +628,8 @@ struct opcode {
 
 /* Each kernel's code must contain its instruction's encoding (Intel SDM vol. 2) within its
  * first bytes (320; each kernel's first one sits within ~300; the zmm CTR kernel, which
- * first broadcasts its round keys, 400; the stitched GCM kernels, over 1.5 KiB each, 640:
+ * first broadcasts its round keys, 400; the stitched GCM kernels, over 1.5 KiB each, 640,
+ * but 4096 for the EVEX AES-NI encryption kernel's VPTERNLOGQ, first met in its third group:
  * every kernel that far is still code): proof the impl's output comes
  * from the crypto instructions, not a table. */
 static void check_opcodes(void)

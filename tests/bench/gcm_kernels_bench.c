@@ -46,7 +46,7 @@ struct pair {
     const char *name;
     gcm_kernel old, cur;
     const char *row; /* the product's aes-128-gcm row of cur (bench_direct_ok, bench.h) */
-    int evex;        /* cur (or both) in EVEX on ymm: AVX512F, VL and BW usable too */
+    int evex;        /* cur (or both) in EVEX on xmm or ymm: AVX, AVX512F, VL and BW usable too */
 };
 
 static const struct pair pairs[] = {
@@ -64,9 +64,9 @@ static const struct pair pairs[] = {
       .row = "direct-vaes", .evex = 1 },
     { .name = "ymmvl dec", .old = ref_aes_gcm_dec_vaes_vl, .cur = direct_aes_gcm_dec_vaes_vl,
       .row = "direct-vaes", .evex = 1 },
-    { .name = "aesnivl enc", .old = ref_aes_gcm_enc_vl, .cur = direct_aes_gcm_enc_vl,
+    { .name = "xmmvl enc", .old = ref_aes_gcm_enc_vl, .cur = direct_aes_gcm_enc_vl,
       .row = "direct", .evex = 1 },
-    { .name = "aesnivl dec", .old = ref_aes_gcm_dec_vl, .cur = direct_aes_gcm_dec_vl,
+    { .name = "xmmvl dec", .old = ref_aes_gcm_dec_vl, .cur = direct_aes_gcm_dec_vl,
       .row = "direct", .evex = 1 },
     /* this tree's two forms of the ymm kernels against each other: "old" is the VEX one */
     { .name = "vex->evex enc", .old = direct_aes_gcm_enc_vaes, .cur = direct_aes_gcm_enc_vaes_vl,

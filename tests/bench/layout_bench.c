@@ -72,7 +72,7 @@ struct kernel {
     run_fn run;
     const char *alg, *row; /* the product's row of the kernel (bench_direct_ok, bench.h) */
     int hash_input; /* GCM decryption: hashes what it reads */
-    int evex;       /* the EVEX form of the ymm GCM kernels: AVX512F/VL/BW usable too */
+    int evex;       /* the EVEX form of the xmm or ymm GCM kernels: AVX512F/VL/BW usable too */
 };
 
 static const struct kernel kernels[] = {
@@ -86,6 +86,10 @@ static const struct kernel kernels[] = {
       .alg = "aes-128-gcm", .row = "direct" },
     { .name = "gcm aesni dec", .fn = (const void *)direct_aes_gcm_dec, .run = run_gcm,
       .alg = "aes-128-gcm", .row = "direct", .hash_input = 1 },
+    { .name = "gcm xmmvl enc", .fn = (const void *)direct_aes_gcm_enc_vl, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct", .evex = 1 },
+    { .name = "gcm xmmvl dec", .fn = (const void *)direct_aes_gcm_dec_vl, .run = run_gcm,
+      .alg = "aes-128-gcm", .row = "direct", .hash_input = 1, .evex = 1 },
     { .name = "gcm ymm   enc", .fn = (const void *)direct_aes_gcm_enc_vaes, .run = run_gcm,
       .alg = "aes-128-gcm", .row = "direct-vaes" },
     { .name = "gcm ymm   dec", .fn = (const void *)direct_aes_gcm_dec_vaes, .run = run_gcm,
