@@ -245,12 +245,17 @@
     .endr
 .endm
 
-/* Last round of block \j: its key xored with the input gives E(ctr) ^ in at once. */
-.macro LAST1 j
+/* Last round of the eight blocks: each one's key xored with its input gives E(ctr) ^ in at
+ * once; the group's stores after all its loads (ZLAST, vaes-common.inc, says why). */
+.macro LAST8
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     movdqu  16*\j(%r8), %xmm13
     pxor    %xmm8, %xmm13
     aesenclast %xmm13, %xmm\j
+    .endr
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     movdqu  %xmm\j, 16*\j(%rcx)
+    .endr
 .endm
 
 /* One group: AES of eight counter blocks, with (\mul) the products of the eight blocks at
@@ -276,14 +281,7 @@
     AESR    208
 1:
     movdqa  (%r10), %xmm8
-    LAST1   0
-    LAST1   1
-    LAST1   2
-    LAST1   3
-    LAST1   4
-    LAST1   5
-    LAST1   6
-    LAST1   7
+    LAST8
 .endm
 
 /* On to the next group; ZF set when none is left. */
