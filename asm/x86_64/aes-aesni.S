@@ -473,6 +473,12 @@ direct_aes_ctr:
     pxor    %xmm5, %xmm5
     pxor    %xmm6, %xmm6
     pxor    %xmm7, %xmm7
+    /* the last round key, and it xored with blocks of the input, which give it back */
+    pxor    %xmm8, %xmm8
+    pxor    %xmm9, %xmm9
+    pxor    %xmm10, %xmm10
+    pxor    %xmm11, %xmm11
+    pxor    %xmm15, %xmm15
     ret
     .size   direct_aes_ctr, .-direct_aes_ctr
 

@@ -9,7 +9,8 @@
  * carry-less multiplies, not the shifts of ghash-pclmul.S: on cores where shifts and shuffles
  * share ports with AESENC (Zen 3), fewer of them leave more room to the rounds. Decryption
  * hashes the group it decrypts (the ciphertext is its input); encryption hashes the group it
- * wrote the iteration before, and the last group after the loop. C prototypes: asm/direct.h.
+ * wrote two iterations before, and the last two after the loop (GCM_ENC_LAG2). C prototypes:
+ * asm/direct.h.
  * AT&T syntax.
  * The EVEX form (GCM_VL, aes-gcm-aesni-vl.S; AVX, AVX512F, AVX512VL): the same loop, the products
  * schoolbook (four VPCLMULQDQ a block, VEX: without the VPCLMULQDQ feature, as on Skylake-SP,

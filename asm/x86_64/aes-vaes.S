@@ -122,6 +122,9 @@ direct_aes_ctr_vaes:
     vpxor   %xmm1, %xmm1, %xmm1
     vpxor   %xmm2, %xmm2, %xmm2
     vpxor   %xmm3, %xmm3, %xmm3
+    /* the last round key, and it xored with a block of the input, which gives it back */
+    vpxor   %xmm8, %xmm8, %xmm8
+    vpxor   %xmm15, %xmm15, %xmm15
     vzeroupper
     ret
     .size   direct_aes_ctr_vaes, .-direct_aes_ctr_vaes

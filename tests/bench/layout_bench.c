@@ -12,10 +12,11 @@
  * On the Zen 4 VM (2026-12-06) it finds one: the AES-NI GCM encryption kernel with the
  * output 64 bytes past the input modulo 4 KiB, 1.14-1.31x in four runs (1.5x in an interleaved
  * harness) on some pages, whether it hashes the group before or the one before last
- * (GCM_ENC_LAG2). Tried without effect (timing only): its last round with every load before
- * the first store; the next group's input address made to wait for this group's last block.
- * Not fixed: the worker encrypts in place; direct_bench writes a second buffer, whose
- * distance the heap sets.
+ * (GCM_ENC_LAG2). Tried without effect there (timing only): its last round with every load
+ * before the first store (since 2026-12-07 its code, as every kernel's: vaes-common.inc, ZLAST;
+ * on the Sapphire Rapids VM layout.sh has not flagged it in seven runs); the next group's
+ * input address made to wait for this group's last block. Not fixed on Zen 4: the worker
+ * encrypts in place; direct_bench writes a second buffer, whose distance the heap sets.
  *   layout_bench [-n LAYOUTS_PER_CLASS] [-s SEED]
  * Built and run by layout.sh; exits 2 on a bad argument or a failed mapping. */
 #include <math.h>
