@@ -10,18 +10,18 @@
  * share ports with AESENC (Zen 3), fewer of them leave more room to the rounds. Decryption
  * hashes the group it decrypts (the ciphertext is its input); encryption hashes the group it
  * wrote two iterations before, and the last two after the loop (GCM_ENC_LAG2). C prototypes:
- * asm/direct.h.
- * AT&T syntax.
- * The EVEX form (GCM_VL, aes-gcm-aesni-vl.S; AVX, AVX512F, AVX512VL): the same loop, the products
- * schoolbook (four VPCLMULQDQ a block, VEX: without the VPCLMULQDQ feature, as on Skylake-SP,
- * EVEX cannot encode them) instead of Karatsuba (three, and a VPSHUFD and a PXOR for the
- * half-sum), two blocks' products added to the sums, now in %xmm16..18, by three VPTERNLOGQ
- * where six PXOR did, and the reduction's XORs by VPTERNLOGQ: 16 vector ALU instructions a
- * group fewer for 8 more multiplies. On Sapphire Rapids (a VM, family 6 model 0xa7) this core
- * is bound by the vector issue ports, not by AESENC or PCLMULQDQ (GCM's least-mix loop on xmm,
- * silicon.h, runs 6.0 cycles per 16 B, the kernel 7.9): tests/bench/gcm_kernels.sh's sse->evex
- * rows read 1.08-1.10x (AES-128, 16 KiB, 2026-12-07); the schoolbook products alone, each
- * block's added by a PXOR, a VPTERNLOGQ and a PXOR, 1.034-1.041x.
+ * asm/direct.h. AT&T syntax.
+ * The EVEX form (GCM_VL, aes-gcm-aesni-vl.S; AVX, AVX512F, AVX512VL): the same loop, the
+ * products schoolbook (four VPCLMULQDQ a block, VEX: without the VPCLMULQDQ feature, as on
+ * Skylake-SP, EVEX cannot encode them) instead of Karatsuba (three, and a VPSHUFD and a PXOR
+ * for the half-sum), two blocks' products added to the sums, now in %xmm16..18, by three
+ * VPTERNLOGQ where six PXOR did, and the reduction's XORs by VPTERNLOGQ: 16 vector ALU
+ * instructions a group fewer for 8 more multiplies. On Sapphire Rapids (a VM, family 6 model
+ * 0xa7) this core is bound by the vector issue ports, not by AESENC or PCLMULQDQ (GCM's
+ * least-mix loop on xmm, silicon.h, runs 6.0 cycles per 16 B, the kernel 7.9):
+ * tests/bench/gcm_kernels.sh's sse->evex rows read 1.08-1.10x (AES-128, 16 KiB, 2026-12-07);
+ * the schoolbook products alone, each block's added by a PXOR, a VPTERNLOGQ and a PXOR,
+ * 1.034-1.041x.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
@@ -247,7 +247,7 @@
 .endm
 
 /* Last round of the eight blocks: each one's key xored with its input gives E(ctr) ^ in at
- * once; the group's stores after all its loads (ZLAST, vaes-common.inc, says why). */
+ * once; the group's stores after all its loads (VLAST, vaes-common.inc, says why). */
 .macro LAST8
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     movdqu  16*\j(%r8), %xmm13
@@ -292,8 +292,9 @@
     subq    $8, %r9
 .endm
 
-/* The sums to Y (%xmm12), scratch %xmm0 (and %xmm9 in the EVEX form). The Karatsuba middle made whole (mid ^= lo ^ hi);
- * the powers being H^i * x (hsh), no shift is left to do, and the 256-bit product
+/* The sums to Y (%xmm12), scratch %xmm0 (and %xmm9 in the EVEX form). The Karatsuba middle
+ * made whole (mid ^= lo ^ hi); the powers being H^i * x (hsh), no shift is left to do, and
+ * the 256-bit product
  * [hi:mid:lo] folds in two steps, lo into mid, then mid into hi, each a carry-less multiply
  * by x^128 mod the field polynomial's reflected top, 0xc2 << 56 (.Lpoly's high qword), and
  * a swap of halves, as ZGREDUCE of aes-gcm-vaes512.S. Splitting mid into lo and hi first
@@ -302,7 +303,9 @@
  * AES-128, 16 KiB, three gcm_kernels.sh runs). */
 .if VL
 /* EVEX form: the middle sum is whole already (schoolbook); the sums in %xmm16..18 go to the
- * multiplier through %xmm0 (VEX: xmm0..15), the XORs by VPTERNLOGQ. */
+ * multiplier through %xmm0 (VEX: xmm0..15), the XORs by VPTERNLOGQ. Not TGREDUCE
+ * (vaes-common.inc): that one makes a Karatsuba middle whole and multiplies in EVEX, which
+ * needs the VPCLMULQDQ feature. */
 .macro GREDUCE
     vmovdqa64 %xmm16, %xmm0
     vpclmulqdq $0x10, .Lpoly(%rip), %xmm0, %xmm0

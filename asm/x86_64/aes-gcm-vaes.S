@@ -290,19 +290,6 @@
     .endr
 .endm
 
-/* Last round of the eight pairs with \key (the last round key, both lanes): key ^ input, so
- * the result is E(ctr) ^ in; the group's stores after all its loads (ZLAST, vaes-common.inc,
- * says why). */
-.macro VLAST8 key
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    VXOR    32*\j(%r8), \key, %ymm13
-    vaesenclast %ymm13, %ymm\j, %ymm\j
-    .endr
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    vmovdqu %ymm\j, 32*\j(%rcx)
-    .endr
-.endm
-
 /* One group: AES of sixteen counter blocks, with (\mul) the products of the sixteen blocks at
  * \disp(\src) by the powers at \hb (see VGMUL); output stored. */
 .macro VGROUP mul, src, disp, hb, start
@@ -328,7 +315,7 @@
     .if !VL
     vbroadcasti128 (%r10), %ymm8
     .endif
-    VLAST8  KLAST
+    VLAST   8, ymm, 32, VXOR, vmovdqu, KLAST, %r8, %rcx, %ymm13 /* stores after loads */
 .endm
 
 /* On to the next group; ZF set when none is left. */

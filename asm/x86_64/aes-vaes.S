@@ -10,6 +10,8 @@
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
 
+#include "vaes-common.inc" /* VLAST */
+
     .text
 
 /* One round key broadcast to both lanes of %ymm15, applied to %ymm0..%ymm7. */
@@ -25,19 +27,6 @@
     \op     %ymm15, %ymm7, %ymm7
 .endm
 
-/* Last round: key ^ input, so the result is E(ctr) ^ in; the group's stores after all its
- * loads, as ZLAST (vaes-common.inc) says why. With each store right after its VAESENCLAST,
- * the output 64 bytes past the input modulo 4 KiB ran 1.30-1.37x slower than other layouts
- * (tests/bench/layout.sh, Sapphire Rapids VM, AES-128, 16 KiB, two runs, 2026-12-07). */
-.macro VLAST8
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    vpxor   32*\j(%rdx), %ymm15, %ymm8
-    vaesenclast %ymm8, %ymm\j, %ymm\j
-    .endr
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-    vmovdqu %ymm\j, 32*\j(%rsi)
-    .endr
-.endm
 
 /* size_t direct_aes_ctr_vaes(k, out, in, nblocks, ctr)
  * As direct_aes_ctr (aes-aesni.S), in groups of sixteen; the counter lives byte-reversed in
@@ -108,7 +97,11 @@ direct_aes_ctr_vaes:
     VKEY8   vaesenc, -32
     VKEY8   vaesenc, -16
     vbroadcasti128 (%r10), %ymm15
-    VLAST8
+    /* the group's stores after all its loads: with each store right after its VAESENCLAST,
+     * the output 64 bytes past the input modulo 4 KiB ran 1.30-1.37x slower than other
+     * layouts (tests/bench/layout.sh, Sapphire Rapids VM, AES-128, 16 KiB, two runs,
+     * 2026-12-07; VLAST, vaes-common.inc, says why) */
+    VLAST   8, ymm, 32, vpxor, vmovdqu, %ymm15, %rdx, %rsi, %ymm8
     addq    $256, %rdx
     addq    $256, %rsi
     subq    $16, %rcx
