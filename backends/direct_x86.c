@@ -12,6 +12,15 @@
 #include "ctr_stream.h"
 #include "direct.h"
 
+/* Zeroes a local that is dead after it (so a plain memset would be dropped): the empty asm
+ * takes its address and may read memory, so the stores stay; inline, where explicit_bzero is
+ * a call into libc. */
+#define WIPE(v)                                                                               \
+    do {                                                                                      \
+        memset(&(v), 0, sizeof(v));                                                           \
+        __asm__ __volatile__("" : : "r"(&(v)) : "memory");                                    \
+    } while (0)
+
 #define GCM_CHUNK 4096 /* two-pass GCM: CTR then GHASH over this much while it is in L1 */
 
 struct cbc_ctx {
@@ -346,23 +355,25 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
     /* len(A) || len(C) in bits, big-endian 64-bit each (SP 800-38D 7.1 step 5) */
     block_store(lens, (block128){ __builtin_bswap64((uint64_t)alen * 8),
                                   __builtin_bswap64((uint64_t)len * 8) });
+    direct_aes_encrypt_block(&c->key, tag, c->j0);
     ghash_bytes(c, st.y, aad, alen);
     size_t full = len & ~(size_t)15;
     (c->twopass ? gcm_twopass : gcm_stitched)(c, &st, out, in, full / 16);
     if (c->decrypt)
         ghash_bytes(c, st.y, in + full, len - full); /* before an in-place overwrite */
     if (len > full) {
-        direct_aes_encrypt_block(&c->key, tag, st.ctr); /* key stream of the partial block */
+        uint8_t ks[16];
+        direct_aes_encrypt_block(&c->key, ks, st.ctr); /* key stream of the partial block */
         for (size_t i = full; i < len; i++)
-            out[i] = in[i] ^ tag[i - full];
+            out[i] = in[i] ^ ks[i - full];
+        explicit_bzero(ks, sizeof ks);
     }
     if (!c->decrypt)
         ghash_bytes(c, st.y, out + full, len - full);
     direct_ghash1(st.y, &c->gk, lens);
-    direct_aes_encrypt_block(&c->key, tag, c->j0);
     for (int i = 0; i < 16; i++)
         tag[i] ^= st.y[i];
-    explicit_bzero(&st, sizeof st);
+    WIPE(st);
     if (!c->decrypt) {
         memcpy(out + len, tag, 16);
         block_store(c->j0, j0_next(j0));
