@@ -77,8 +77,8 @@ struct direct_ghash_key {
     /* the same for H^32..H^17: hsh32[i] = H^(32-i) times x (VAES: 32 blocks per reduction) */
     uint8_t hsh32[16][16] __attribute__((aligned(16)));
     uint8_t hksh32[16][16] __attribute__((aligned(16)));
-    /* and for H^48..H^33, H^64..H^49 (the zmm kernel: 64 blocks per reduction); after the
-     * rest, which keeps the offsets the older kernels read */
+    /* and for H^48..H^33, H^64..H^49 (the zmm kernel and the ymm one's EVEX form: 64 blocks
+     * per reduction); after the rest, which keeps the offsets the older kernels read */
     uint8_t hsh48[16][16] __attribute__((aligned(16)));
     uint8_t hksh48[16][16] __attribute__((aligned(16)));
     uint8_t hsh64[16][16] __attribute__((aligned(16)));
@@ -152,8 +152,8 @@ size_t direct_aes_gcm_dec_vaes(const struct direct_aes_key *k,
 
 /* aes-gcm-vaes-vl.S: the _vaes kernels in EVEX form (also AVX512F, AVX512VL, AVX512BW, the
  * opmask and ZMM state in XCR0), with the round keys in %ymm16..27 and the products added by
- * VPTERNLOGQ; the same contract, the same key fields. %ymm16..31 are used and zeroed before
- * returning. */
+ * VPTERNLOGQ, four groups a reduction (H^64..H^1) where four are left; the same contract, and
+ * hsh48 and hsh64 with their half-sums too. %ymm16..31 are used and zeroed before returning. */
 size_t direct_aes_gcm_enc_vaes_vl(const struct direct_aes_key *k,
                                   const struct direct_ghash_key *gk,
                                   struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,

@@ -84,9 +84,9 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
                "(schoolbook products added by VPTERNLOGQ: aes-gcm-aesni-vl.S) where "          \
                "AVX512F/VL/BW are usable, else SSE"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
-              "16 blocks in flight as 8 x 2, by H^16..H^1 between the rounds, one reduction; "  \
-              "EVEX form (32 registers, VPTERNLOGQ: aes-gcm-vaes-vl.S) where AVX512F/VL/BW "    \
-              "are usable, else VEX (AVX2)"
+              "16 blocks in flight as 8 x 2, by H^32..H^1 between the rounds, one reduction "   \
+              "per 32 blocks; EVEX form (32 registers, VPTERNLOGQ, one reduction per 64 "       \
+              "blocks: aes-gcm-vaes-vl.S) where AVX512F/VL/BW are usable, else VEX (AVX2)"
 #define GCM_Z "VAES CTR and VPCLMULQDQ GHASH on zmm stitched (asm/x86_64/aes-gcm-vaes512.S): " \
               "32 blocks in flight as 8 x 4, by H^32..H^1 between the rounds, one reduction; "  \
               "heavy 512-bit code lowers the core clock on some Intel CPUs (AVX-512 licence "   \

@@ -491,7 +491,8 @@ static void diff_gcm_aad(const struct impl *im, const struct algo *a)
 typedef size_t gcm_kernel(const struct direct_aes_key *, const struct direct_ghash_key *,
                           struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t);
 
-enum { GCM_NB = 96 }; /* three groups of the widest kernel (32) */
+enum { GCM_NB = 160 }; /* five groups of the widest kernel (32), ten of the ymm one: past a
+                       * reduction of four groups (GCM_ENC_LAG2) with each remainder */
 
 /* A stitched kernel's counter is GCM's inc32 (SP 800-38D 6.2: the low 32 bits wrap, the
  * rest stays), and the state it leaves (next counter, GHASH of its ciphertext) carries on:

@@ -4,9 +4,9 @@
  * register. Sixteen blocks per group as eight ymm pairs: while the counter pairs go through
  * the rounds, pair j of the group to hash is multiplied by H^(16-2j), H^(15-2j) or sixteen
  * powers more (hsh, hsh32 of struct direct_ghash_key, side by side, multiplied by x as
- * aes-gcm-aesni.S explains) between the rounds; once per two groups the lanes are reduced,
- * then added. C prototypes: asm/direct.h. AT&T syntax, VEX encoding throughout (but for the
- * EVEX form below), VZEROUPPER at the end.
+ * aes-gcm-aesni.S explains) between the rounds; once per two groups (four in the EVEX form,
+ * with hsh48 and hsh64 too) the lanes are reduced, then added. C prototypes: asm/direct.h.
+ * AT&T syntax, VEX encoding throughout (but for the EVEX form below), VZEROUPPER at the end.
  *
  * Registers (VEX form): %ymm0..7 AES states (reduction scratch once stored), %ymm8 round key
  * (both lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero),
@@ -19,16 +19,18 @@
  * 0..9 and the last in %ymm16..26 (broadcast once a call, not once a round: rounds 10..13 of
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
  * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs for
- * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), the
+ * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), both
+ * pairs' half-sums by one VPXORQ (VGMULK), four groups a reduction (GCM_ENC_LAG2), the
  * reduction's XORs in three VPTERNLOGQ, the byte-swap mask in %ymm31. Why: on Sapphire Rapids
  * (family 6 model 0xa7, a VM, 2026-12-07) this kernel is bound by its vector instructions on
  * ports 0, 1 and 5, not by a unit: GCM's least-mix loop on ymm runs 3.00 cycles per 16 B with
  * VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33. Timing only, deleting the 12 sums' VPXOR
  * and the 8 round-0 VPXOR gave 1.125-1.130x; the EVEX form, correct, reads 1.129-1.140x the VEX
- * one (gcm_kernels.sh's vex->evex rows, four runs): 3.75-3.82 cycles per 16 B. Tried and not
- * kept: the counters in one VPTERNLOGQ a pair (A ^ (B & T), T from a 32-entry table by c mod
- * 16, as aes-gcm-vaes512.S's header tells of its own try: 11 vector instructions a group for
- * 16) read 0.97x this form (1.029-1.031x without, two runs): the VPADDD chain stays.
+ * one (gcm_kernels.sh's vex->evex rows, four runs): 3.75-3.82 cycles per 16 B (3.56-3.62 with
+ * the half-sums and the reductions of four groups, which VGMULK and _enc_vaes tell of). Tried
+ * and not kept: the counters in one VPTERNLOGQ a pair (A ^ (B & T), T from a 32-entry table by
+ * c mod 16, as aes-gcm-vaes512.S's header tells of its own try: 11 vector instructions a group
+ * for 16) read 0.97x this form (1.029-1.031x without, two runs): the VPADDD chain stays.
  *
  * Where its gap to the ceiling is (Zen 4 VM, 2026-12-06, AES-128, 16 KiB, core cycles per
  * 16 B; this kernel 4.61-4.69, the least-mix ceiling 3.22, 69-70 %). A skeleton, eight ymm
@@ -195,62 +197,59 @@
  * hsh32: H^(16-2j) x, H^(15-2j) x, or 16 more; Karatsuba half-sums 256 bytes on), added to
  * the sums, in four steps (\part 0..3) that VRMUL spreads between a round's VAESENCs.
  * \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums and pair 0
- * takes Y. VEX: each pair works in %ymm13..15 and adds its three products by VPXOR. EVEX: odd
- * pairs work in %ymm28..30 and wait; each even pair (%ymm13..15) adds its products and the
- * odd pair's before it in one VPTERNLOGQ a sum (0x96: a^b^c), as the zmm kernel does; with
- * \start, pair 6 adds its own to the sums pair 7 set. */
+ * takes Y. VEX: VGMULR, each pair in %ymm13..15, its three products added by VPXOR. EVEX:
+ * VGMULK, two pairs at a time. */
 .macro VGMULP part, j, src, disp, hb, start
-    .if VL && \j % 2
-    VGMULR  \part, \j, \src, \disp, \hb, \start, 28, 29, 30
+    .if VL
+    VGMULK  \part, \j, \src, \disp, \hb, \start
     .else
-    VGMULR  \part, \j, \src, \disp, \hb, \start, 13, 14, 15, 28, 29, 30
+    VGMULR  \part, \j, \src, \disp, \hb, \start
     .endif
 .endm
 
-/* VGMULP on %ymm\a (the data, then its high product), \l (its low product), \m (its
- * half-sums, then the middle product); \oa, \ol, \om the odd pair's (EVEX). */
-.macro VGMULR part, j, src, disp, hb, start, a, l, m, oa=0, ol=0, om=0
+/* VEX: %ymm13 the data, then its high product; %ymm14 its low product; %ymm15 its half-sums,
+ * then the middle product. */
+.macro VGMULR part, j, src, disp, hb, start
     .if \part == 0
-    .if VL
-    vmovdqu64 \disp+32*\j(\src), %ymm\a
-    vpshufb %ymm31, %ymm\a, %ymm\a
-    .else
-    vmovdqu \disp+32*\j(\src), %ymm\a
-    vpshufb .Lvgbswap32(%rip), %ymm\a, %ymm\a
-    .endif
+    vmovdqu \disp+32*\j(\src), %ymm13
+    vpshufb .Lvgbswap32(%rip), %ymm13, %ymm13
     .if \j == 0 && \start
-    VXOR    %ymm12, %ymm\a, %ymm\a
+    vpxor   %ymm12, %ymm13, %ymm13
     .endif
     .elseif \part == 1
-    vpshufd $0x4e, %ymm\a, %ymm\m
-    VXOR    %ymm\a, %ymm\m, %ymm\m
+    vpshufd $0x4e, %ymm13, %ymm15
+    vpxor   %ymm13, %ymm15, %ymm15
     .if \j == 7 && \start
-    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm\a, %ymm9
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm9
     .else
-    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm\a, %ymm\l
+    vpclmulqdq $0x00, \hb+32*\j(%rsi), %ymm13, %ymm14
     .endif
     .elseif \part == 2
     .if \j == 7 && \start
-    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm\m, %ymm11
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm11
     .else
-    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm\m, %ymm\m
+    vpclmulqdq $0x00, \hb+256+32*\j(%rsi), %ymm15, %ymm15
     .endif
     .else
     .if \j == 7 && \start
-    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm\a, %ymm10
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm10
     .else
-    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm\a, %ymm\a
-    .if !VL || (\j == 6 && \start)
-    VXOR    %ymm\l, %ymm9, %ymm9
-    VXOR    %ymm\m, %ymm11, %ymm11
-    VXOR    %ymm\a, %ymm10, %ymm10
-    .elseif \j % 2 == 0
-    vpternlogq $0x96, %ymm\ol, %ymm\l, %ymm9
-    vpternlogq $0x96, %ymm\om, %ymm\m, %ymm11
-    vpternlogq $0x96, %ymm\oa, %ymm\a, %ymm10
+    vpclmulqdq $0x11, \hb+32*\j(%rsi), %ymm13, %ymm13
+    vpxor   %ymm14, %ymm9, %ymm9
+    vpxor   %ymm15, %ymm11, %ymm11
+    vpxor   %ymm13, %ymm10, %ymm10
     .endif
     .endif
-    .endif
+.endm
+
+/* EVEX: two pairs at a time, TGMULK (vaes-common.inc) says how; odd pairs in %ymm28..30, even
+ * ones in %ymm13..15. Schoolbook products instead (four multiplies a pair, its two middle ones
+ * added to the sum by one VPTERNLOGQ, no half-sums), though GCM's least-mix loop on ymm runs
+ * 6.00 cycles a register that way against 6.50 in Karatsuba's, read 0.960-0.973x (gcm_kernels.sh,
+ * Sapphire Rapids VM, AES-128, 16 KiB, 2026-12-07). */
+.macro VGMULK part, j, src, disp, hb, start
+    TGMULK  \part, \j%2, ymm, \disp+32*\j(\src), \hb+32*\j(%rsi), \hb+256+32*(\j+1)(%rsi), \
+            \hb+256+32*\j(%rsi), \start&&(\j>=6), \start&&(\j==0), 28, 29, 30, 13, 14, 15
 .endm
 
 .macro VGMUL j, src, disp, hb, start
@@ -412,25 +411,50 @@
  * g(2i) by H^32..H^17 (hsh32, at 1280 in the key) and g(2i+1) by H^16..H^1 (hsh, at 768), one
  * reduction per pair; a last group without a partner by H^16..H^1 alone. Zen 4 VM,
  * gcm_kernels.sh against hashing the next group (AES-128): 1.037-1.048x at 4 and 16 KiB,
- * 1.020x at 1 KiB. */
+ * 1.020x at 1 KiB. The EVEX form hashes four groups a reduction while four are left to encrypt
+ * (H^64..H^49, hsh64 at 2304, and H^48..H^33, hsh48 at 1792, before the pair's powers), then
+ * goes on in pairs: half the reductions, the Y they feed waited for half as often;
+ * gcm_kernels.sh against pairs (Sapphire Rapids VM, AES-128, 16 KiB, 2026-12-07): encryption
+ * 1.013-1.018x, decryption 1.004-1.024x, 1.014x over 21 repeats. */
     .globl  GCM_ENC
     .type   GCM_ENC, @function
     .p2align 4
 GCM_ENC:
     VENTRY  .Lvge_ret
+    .if VL
+    GCM_ENC_LAG2 VGROUP, VNEXT, VGHASH16, VGREDUCE, 256, 1280, 768, 2304, 1792
+    .else
     GCM_ENC_LAG2 VGROUP, VNEXT, VGHASH16, VGREDUCE, 256, 1280, 768
+    .endif
     VLEAVE
 .Lvge_ret:
     ret
     .size   GCM_ENC, .-GCM_ENC
 
 /* size_t direct_aes_gcm_dec_vaes(k, gk, st, out, in, nblocks): as _enc_vaes, hashing the
- * input, two groups and one reduction at a time, a last group alone */
+ * input, two groups and one reduction at a time (the EVEX form four while four are left), a
+ * last group alone */
     .globl  GCM_DEC
     .type   GCM_DEC, @function
     .p2align 4
 GCM_DEC:
     VENTRY  .Lvgd_ret
+    .if VL
+.Lvgd_loop4:
+    cmpq    $64, %r9
+    jb      .Lvgd_loop
+    VGROUP  1, %r8, 0, 2304, 1
+    VNEXT
+    VGROUP  1, %r8, 0, 1792, 0
+    VNEXT
+    VGROUP  1, %r8, 0, 1280, 0
+    VNEXT
+    VGROUP  1, %r8, 0, 768, 0
+    VGREDUCE
+    VNEXT
+    jnz     .Lvgd_loop4
+    jmp     .Lvgd_out
+    .endif
 .Lvgd_loop:
     cmpq    $32, %r9
     jb      .Lvgd_lone

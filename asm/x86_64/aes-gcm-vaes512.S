@@ -147,60 +147,13 @@
 .endm
 
 /* Quad \j of the group at \disp(\src) times its four powers at \h in the key (Karatsuba
- * half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that ZRMUL spreads
- * between a round's VAESENCs. Odd quads work in %zmm13..15, even ones in %zmm26..28; each
- * even quad adds its products and those of the odd quad before it in one VPTERNLOGQ a sum
- * (0x96: a^b^c). \start: this group starts a sum (the first of a pair, or a group alone), so
- * quad 7 (the first multiplied) sets the sums, quad 6 adds to them with VPXORQ, and quad 0
- * takes Y; else quads 7 and 6 pair up as the others do, into the sums the group before left. */
+ * half-sums 256 bytes on), added to the sums, two quads at a time as TGMULK (vaes-common.inc)
+ * says: odd quads in %zmm13..15, even ones in %zmm26..28 (the odd partner's powers at \h + 64).
+ * \start: this group starts a sum (the first of a pair, or a group alone), so quads 7 and 6
+ * set the sums and quad 0 takes Y; else quads 7 and 6 add to the sums the group before left. */
 .macro ZGMULQ part, j, src, disp, h, start
-    .if \j % 2
-    ZGMULR  \part, \j, \src, \disp, \h, \start, 13, 14, 15
-    .else
-    ZGMULR  \part, \j, \src, \disp, \h, \start, 26, 27, 28, 13, 14, 15
-    .endif
-.endm
-
-/* ZGMULQ on registers %zmm\a (the data, then its high product), \l (its low product), \m
- * (its half-sums, then the middle product); an even quad after quad 6 adds the odd quad's
- * \oa, \ol, \om with its own. */
-.macro ZGMULR part, j, src, disp, h, start, a, l, m, oa=0, ol=0, om=0
-    .if \part == 0
-    vmovdqu64 \disp+64*\j(\src), %zmm\a
-    vpshufb %zmm31, %zmm\a, %zmm\a
-    .if \j == 0 && \start
-    vpxorq  %zmm12, %zmm\a, %zmm\a
-    .endif
-    .elseif \part == 1
-    vpshufd $0x4e, %zmm\a, %zmm\m
-    vpxorq  %zmm\a, %zmm\m, %zmm\m
-    .if \j == 7 && \start
-    vpclmulqdq $0x00, \h(%rsi), %zmm\a, %zmm9
-    .else
-    vpclmulqdq $0x00, \h(%rsi), %zmm\a, %zmm\l
-    .endif
-    .elseif \part == 2
-    .if \j == 7 && \start
-    vpclmulqdq $0x00, \h+256(%rsi), %zmm\m, %zmm11
-    .else
-    vpclmulqdq $0x00, \h+256(%rsi), %zmm\m, %zmm\m
-    .endif
-    .else
-    .if \j == 7 && \start
-    vpclmulqdq $0x11, \h(%rsi), %zmm\a, %zmm10
-    .else
-    vpclmulqdq $0x11, \h(%rsi), %zmm\a, %zmm\a
-    .if \j == 6 && \start
-    vpxorq  %zmm\l, %zmm9, %zmm9
-    vpxorq  %zmm\m, %zmm11, %zmm11
-    vpxorq  %zmm\a, %zmm10, %zmm10
-    .elseif \j % 2 == 0
-    vpternlogq $0x96, %zmm\ol, %zmm\l, %zmm9
-    vpternlogq $0x96, %zmm\om, %zmm\m, %zmm11
-    vpternlogq $0x96, %zmm\oa, %zmm\a, %zmm10
-    .endif
-    .endif
-    .endif
+    TGMULK  \part, \j%2, zmm, \disp+64*\j(\src), \h(%rsi), \h+64+256(%rsi), \h+256(%rsi), \
+            \start&&(\j>=6), \start&&(\j==0), 13, 14, 15, 26, 27, 28
 .endm
 
 /* The powers of quad \j, 64 bytes a quad: \hb = 768 (hsh), H^16..H^1 for quads 4..7 and
