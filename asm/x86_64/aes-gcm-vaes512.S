@@ -20,16 +20,17 @@
  * data and products, %zmm26..28 an even quad's (two quads are added to the sums at once, by
  * VPTERNLOGQ), %zmm16 round key 0, %zmm17..25 rounds 1..9, %zmm29 rounds 10..13
  * (AES-192/256), loaded in their turn, %zmm30 the last round key, %zmm31 the byte swap of
- * each lane. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r11d
- * rounds.
+ * each lane. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left,
+ * %r10d the counter's last byte, %r11d rounds.
  *
  * Why so (Zen 5, family 0x1a, measured interleaved by tests/bench/gcm_kernels.sh): the
  * multiplier is the bound (26 VPCLMULQDQ a group at 2 cycles when each group was reduced,
  * 25 now), but the vector ALU work beside it (byte swaps, Karatsuba half-sums, the sums,
  * the fold) costs AES issue slots; the instructions of one group run alone and without
- * dependencies took 57 cycles against 52 for the multiplies. Adding two quads' products in one VPTERNLOGQ and reducing the four
- * lanes before folding them (the reduction is linear) take 18 of the loop's 64 vector ALU
- * instructions away, for four key broadcasts (loads) a group with AES-256, two with AES-192.
+ * dependencies took 57 cycles against 52 for the multiplies. Adding two quads' products in
+ * one VPTERNLOGQ and reducing the four lanes before folding them (the reduction is linear)
+ * take 18 of the loop's 64 vector ALU instructions away, for four key broadcasts (loads) a
+ * group with AES-256, two with AES-192.
  * On Sapphire Rapids (family 6 model 0xa7, a VM) one reduction per two groups instead of
  * one a group, for 1 KiB more of powers in the key, and ZGREDUCE's folding lo into mid, then
  * mid into hi (four instructions fewer) made the kernels 1.00-1.03x as fast with the key
@@ -111,10 +112,15 @@
 /* Counters for the group into %zmm0..7, whitened with round key 0; the quad moves by 32:
  * VPADDD of 4 << 24 per step while the last byte of every lane takes the 32 without a carry
  * (c + 3 + 32 <= 255: c <= 0xdc), else through byte-reversed 32-bit integers (inc32 wraps
- * mod 2^32 there; see aes-gcm-aesni.S's CTR8). */
-/* %zmm1..7 and the next quad %zmm8 from %zmm0, a step of %zmm13 each. */
-.macro ZSTEP8
-    vpaddd  %zmm13, %zmm0, %zmm1
+ * mod 2^32 there; see aes-gcm-aesni.S's CTR8). %r10d holds c (ZENTRY reads it; the fast path
+ * adds 32, the other reads it again): a VPEXTRB a group, one instruction on port 0 and one on
+ * port 5 here, the rounds' and the multiplies' ports, cost more than the ADD; and quad 0 is
+ * whitened from %zmm8 directly, not moved first. Sapphire Rapids VM, gcm_kernels.sh, AES-128,
+ * 16 KiB, 2026-12-07: 1.007-1.019x. */
+/* %zmm1..7 and the next quad %zmm8 from quad 0 (in \first, %zmm0 or 8), a step of %zmm13
+ * each. */
+.macro ZSTEP8 first
+    vpaddd  %zmm13, \first, %zmm1
     vpaddd  %zmm13, %zmm1, %zmm2
     vpaddd  %zmm13, %zmm2, %zmm3
     vpaddd  %zmm13, %zmm3, %zmm4
@@ -125,25 +131,27 @@
 .endm
 
 .macro ZCTR32
-    vpextrb $15, %xmm8, %r10d
     cmpl    $0xdc, %r10d
     ja      2f
+    addl    $32, %r10d
     vmovdqa64 .Lzb4(%rip), %zmm13
-    vmovdqa64 %zmm8, %zmm0
-    ZSTEP8
+    vpxorq  %zmm16, %zmm8, %zmm0
+    ZSTEP8  %zmm8
+    .irp j, 1, 2, 3, 4, 5, 6, 7
+    vpxorq  %zmm16, %zmm\j, %zmm\j
+    .endr
     jmp     3f
 2:
     vmovdqa64 .Lzd4(%rip), %zmm13
     vpshufb %zmm31, %zmm8, %zmm0
-    ZSTEP8
+    ZSTEP8  %zmm0
     vpshufb %zmm31, %zmm8, %zmm8
+    vpextrb $15, %xmm8, %r10d
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpshufb %zmm31, %zmm\j, %zmm\j
-    .endr
-3:
-    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpxorq  %zmm16, %zmm\j, %zmm\j
     .endr
+3:
 .endm
 
 /* Quad \j of the group at \disp(\src) times its four powers at \h in the key (Karatsuba
@@ -231,8 +239,9 @@
     vpxor   %xmm0, %xmm10, %xmm12
 .endm
 
-/* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad and Y
- * loaded; to \out when there is nothing to do (no zmm state touched). */
+/* Blocks done (nblocks & ~31) in %rax and %r9, round keys broadcast, counter quad, its last
+ * byte (%r10d, ZCTR32) and Y loaded; to \out when there is nothing to do (no zmm state
+ * touched). */
 .macro ZENTRY out
     endbr64
     movq    %r9, %rax
@@ -248,6 +257,7 @@
     vpshufb %zmm31, %zmm8, %zmm8
     vpaddd  .Lzd0123(%rip), %zmm8, %zmm8
     vpshufb %zmm31, %zmm8, %zmm8
+    vpextrb $15, %xmm8, %r10d
     vmovdqu 16(%rdx), %xmm12
     vpshufb .Lzgbswap(%rip), %xmm12, %xmm12
 .endm
