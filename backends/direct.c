@@ -85,12 +85,13 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
                "AVX512F/VL/BW are usable, else SSE"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^32..H^1 between the rounds, one reduction "   \
-              "per 32 blocks; EVEX form (32 registers, VPTERNLOGQ, one reduction per 64 "       \
-              "blocks: aes-gcm-vaes-vl.S) where AVX512F/VL/BW are usable, else VEX (AVX2)"
+              "per 32 blocks; EVEX form (32 registers, VPTERNLOGQ, by H^64..H^1, one "          \
+              "reduction per 64 blocks: aes-gcm-vaes-vl.S) where AVX512F/VL/BW are usable, "    \
+              "else VEX (AVX2)"
 #define GCM_Z "VAES CTR and VPCLMULQDQ GHASH on zmm stitched (asm/x86_64/aes-gcm-vaes512.S): " \
-              "32 blocks in flight as 8 x 4, by H^32..H^1 between the rounds, one reduction; "  \
-              "heavy 512-bit code lowers the core clock on some Intel CPUs (AVX-512 licence "   \
-              "levels; Ice Lake-SP among those with VAES)"
+              "32 blocks in flight as 8 x 4, by H^64..H^1 between the rounds, one reduction "   \
+              "per 64 blocks; heavy 512-bit code lowers the core clock on some Intel CPUs "     \
+              "(AVX-512 licence levels; Ice Lake-SP among those with VAES)"
 #define GCM_NI2 "two passes, for comparison with direct: AES-NI CTR (8 in flight) then "       \
                 "PCLMULQDQ GHASH (16 per reduction) over 4 KiB chunks"
 #define GCM_V2 "two passes, for comparison with direct-vaes: VAES ymm CTR (16 in flight) "     \

@@ -366,7 +366,7 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
         direct_aes_encrypt_block(&c->key, ks, st.ctr); /* key stream of the partial block */
         for (size_t i = full; i < len; i++)
             out[i] = in[i] ^ ks[i - full];
-        explicit_bzero(ks, sizeof ks);
+        WIPE(ks);
     }
     if (!c->decrypt)
         ghash_bytes(c, st.y, out + full, len - full);

@@ -672,8 +672,9 @@ static void check_opcodes(void)
         { "direct_aes_gcm_dec_vaes512", (const void *)direct_aes_gcm_dec_vaes512,
           { 0x62, 0x73, 0x15, 0x48, 0x44, 0x4e }, 6, "VPCLMULQDQ zmm", 640 },
         /* EVEX on ymm: VAESENC ymm0, ymm0, ymm17 as above with P2 28 (L'L 01, 256 bit);
-         * VPCLMULQDQ ymm9, ymm28, 1504(%rsi), imm 0x00: P0 73, P1 1d = vvvv ymm28 (with
-         * V' 0 in P2 20), 44, ModRM 4e, disp8 2f (x 32: pair 7's powers, hsh32 + 224) */
+         * VPCLMULQDQ ymm9, ymm28, 2528(%rsi), imm 0x00: P0 73, P1 1d = vvvv ymm28 (with
+         * V' 0 in P2 20), 44, ModRM 4e, disp8 4f (x 32: pair 7's powers, hsh64 + 224, in the
+         * decryption kernel's first loop, four groups a reduction) */
         { "direct_aes_gcm_enc_vaes_vl", (const void *)direct_aes_gcm_enc_vaes_vl,
           { 0x62, 0xb2, 0x7d, 0x28, 0xdc, 0xc1 }, 6, "VAESENC ymm (EVEX)", 640 },
         { "direct_aes_gcm_dec_vaes_vl", (const void *)direct_aes_gcm_dec_vaes_vl,

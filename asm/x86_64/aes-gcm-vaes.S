@@ -20,7 +20,8 @@
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
  * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs for
  * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), both
- * pairs' half-sums by one VPXORQ (VGMULK), four groups a reduction (GCM_ENC_LAG2), the
+ * pairs' half-sums by one VPXORQ (VGMULK), four groups a reduction (GCM_ENC_LAG2's first
+ * stage, .Lvgd_loop4), the
  * reduction's XORs in three VPTERNLOGQ, the byte-swap mask in %ymm31. Why: on Sapphire Rapids
  * (family 6 model 0xa7, a VM, 2026-12-07) this kernel is bound by its vector instructions on
  * ports 0, 1 and 5, not by a unit: GCM's least-mix loop on ymm runs 3.00 cycles per 16 B with
@@ -193,12 +194,13 @@
     .endif
 .endm
 
-/* Pair \j of the group at \disp(\src) times the pair of powers at \hb+32j in the key (hsh or
- * hsh32: H^(16-2j) x, H^(15-2j) x, or 16 more; Karatsuba half-sums 256 bytes on), added to
- * the sums, in four steps (\part 0..3) that VRMUL spreads between a round's VAESENCs.
- * \start: this group starts a sum, so pair 7 (the first multiplied) sets the sums and pair 0
- * takes Y. VEX: VGMULR, each pair in %ymm13..15, its three products added by VPXOR. EVEX:
- * VGMULK, two pairs at a time. */
+/* Pair \j of the group at \disp(\src) times the pair of powers at \hb+32j in the key (hsh,
+ * hsh32, and in the EVEX form hsh48 and hsh64: H^(16-2j) x, H^(15-2j) x, or 16, 32 or 48
+ * more; Karatsuba half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that
+ * VRMUL spreads between a round's VAESENCs. \start: this group starts a sum, so pair 7 (the
+ * first multiplied; EVEX: pairs 7 and 6) sets the sums and pair 0 takes Y. VEX: VGMULR, each
+ * pair in %ymm13..15, its three products added by VPXOR. EVEX: VGMULK, two pairs at a
+ * time. */
 .macro VGMULP part, j, src, disp, hb, start
     .if VL
     VGMULK  \part, \j, \src, \disp, \hb, \start

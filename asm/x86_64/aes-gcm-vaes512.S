@@ -54,11 +54,12 @@
  * against the 1.56 the multiplier's own throughput allows; every VPCLMULQDQ turned into a
  * VPXORQ, the rounds and theirs ran 1.67-1.78 (1.20x and more), against AESENC's 1.25.
  * Neither half reaches its unit's bound alone, so the loss is not in their overlap only; the
- * byte swaps turned into XORs (1.00-1.02x) and the Karatsuba VPSHUFD into an AND (0.99x) are
- * not it either. The ymm kernel (aes-gcm-vaes.S) reads the same: multiplies into XORs
- * 1.19-1.28x, rounds deleted 1.31-1.35x, rounds into XORs 0.96-1.03x. Nor is it the rounds'
- * latency (8 quads in flight at AESENC's latency 4 and two a cycle just fill the unit, so a
- * late round would delay its quad's chain): every VAESENC reading a constant register
+ * byte swaps turned into XORs (1.00-1.02x) and the Karatsuba VPSHUFD (then one a quad) into
+ * an AND (0.99x) are not it either. The ymm kernel (aes-gcm-vaes.S) reads the same:
+ * multiplies into XORs 1.19-1.28x, rounds deleted 1.31-1.35x, rounds into XORs 0.96-1.03x.
+ * Nor is it the rounds' latency (8 quads in flight at AESENC's latency 4 and two a cycle just
+ * fill the unit, so a late round would delay its quad's chain): every VAESENC reading a
+ * constant register
  * instead of its quad, no chain left, ran 0.94-1.00x (four runs, a later session); nor the
  * counters (the quads loaded ready-whitened, the 16 VPADDD and VPXORQ gone: 1.01-1.04x),
  * nor the data's memory traffic (the loads of the blocks hashed and XORed and the stores

@@ -522,8 +522,9 @@ ubench_vpclmul_tp:
     ret
     .size   ubench_vpclmul_tp, .-ubench_vpclmul_tp
 
-/* void ubench_aes_clmul_mix(uint64_t iters): 18 AESENC (9 chains) and 6 PCLMULQDQ (6 chains) interleaved,
- * about GCM's mix (10 AESENC to 3 PCLMULQDQ a block): do the two units issue in parallel */
+/* void ubench_aes_clmul_mix(uint64_t iters): 18 AESENC (9 chains) and 6 PCLMULQDQ (6
+ * chains) interleaved, about GCM's mix (10 AESENC to 3 PCLMULQDQ a block): do the two units
+ * issue in parallel */
     .globl  ubench_aes_clmul_mix
     .type   ubench_aes_clmul_mix, @function
     .p2align 4
