@@ -101,7 +101,13 @@
  * that differ in the last byte alone differ, after round 1, in column 0 alone: E's round 1 is
  * Base ^ D[last byte], Bernstein and Schwabe's counter-mode caching; 8 VAESENC a group fewer)
  * read 1.060-1.072x: not built, as it would beat the ceiling by skipping a tenth of the rounds
- * the ceiling counts, not by running them closer to it. */
+ * the ceiling counts, not by running them closer to it. The same VM, later that day: the next
+ * group's counters, whitened, made after this group's last multiplies (after round 8, where
+ * port 5 has nothing left to do) into eight 64-byte stack slots and loaded at the group's
+ * start (correct, t_direct), read 0.921-0.927x; where a round's four multiply steps sit
+ * among its VAESENCs does not matter here (each after the VAESENC of quads 1, 3, 5, 7 instead
+ * of before: 0.990-1.015x; all four before the round's VAESENCs: 0.996-0.999x). What did
+ * gain is TGMULK's shared half-sums (vaes-common.inc) and ZCTR32's counter byte in %r10d. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
