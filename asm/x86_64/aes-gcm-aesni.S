@@ -402,20 +402,7 @@ GCM_ENC:
     .p2align 4
 GCM_DEC:
     ENTRY   .Lgd_ret
-.Lgd_loop:
-    cmpq    $16, %r9
-    jb      .Lgd_lone
-    GROUP   1, %r8, 0, 0, 1
-    NEXT
-    GROUP   1, %r8, 0, 8, 0
-    GREDUCE
-    NEXT
-    jnz     .Lgd_loop
-    jmp     .Lgd_out
-.Lgd_lone:
-    GROUP   1, %r8, 0, 8, 1
-    GREDUCE
-.Lgd_out:
+    GCM_DEC_LOOP GROUP, NEXT, GREDUCE, 128, 0, 8
     LEAVE
 .Lgd_ret:
     ret

@@ -20,9 +20,9 @@
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
  * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs for
  * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), both
- * pairs' half-sums by one VPXORQ (VGMULK), four groups a reduction (GCM_ENC_LAG2's first
- * stage, .Lvgd_loop4), the
- * reduction's XORs in three VPTERNLOGQ, the byte-swap mask in %ymm31. Why: on Sapphire Rapids
+ * pairs' half-sums by one VPXORQ (VGMULK), four groups a reduction (the first stage of
+ * GCM_ENC_LAG2 and GCM_DEC_LOOP), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
+ * in %ymm31. Why: on Sapphire Rapids
  * (family 6 model 0xa7, a VM, 2026-12-07) this kernel is bound by its vector instructions on
  * ports 0, 1 and 5, not by a unit: GCM's least-mix loop on ymm runs 3.00 cycles per 16 B with
  * VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33. Timing only, deleting the 12 sums' VPXOR
@@ -442,35 +442,10 @@ GCM_ENC:
 GCM_DEC:
     VENTRY  .Lvgd_ret
     .if VL
-.Lvgd_loop4:
-    cmpq    $64, %r9
-    jb      .Lvgd_loop
-    VGROUP  1, %r8, 0, 2304, 1
-    VNEXT
-    VGROUP  1, %r8, 0, 1792, 0
-    VNEXT
-    VGROUP  1, %r8, 0, 1280, 0
-    VNEXT
-    VGROUP  1, %r8, 0, 768, 0
-    VGREDUCE
-    VNEXT
-    jnz     .Lvgd_loop4
-    jmp     .Lvgd_out
+    GCM_DEC_LOOP VGROUP, VNEXT, VGREDUCE, 256, 1280, 768, 2304, 1792
+    .else
+    GCM_DEC_LOOP VGROUP, VNEXT, VGREDUCE, 256, 1280, 768
     .endif
-.Lvgd_loop:
-    cmpq    $32, %r9
-    jb      .Lvgd_lone
-    VGROUP  1, %r8, 0, 1280, 1
-    VNEXT
-    VGROUP  1, %r8, 0, 768, 0
-    VGREDUCE
-    VNEXT
-    jnz     .Lvgd_loop
-    jmp     .Lvgd_out
-.Lvgd_lone:
-    VGROUP  1, %r8, 0, 768, 1
-    VGREDUCE
-.Lvgd_out:
     VLEAVE
 .Lvgd_ret:
     ret

@@ -305,20 +305,7 @@ direct_aes_gcm_enc_vaes512:
     .p2align 4
 direct_aes_gcm_dec_vaes512:
     ZENTRY  .Lzgd_ret
-.Lzgd_loop:
-    cmpq    $64, %r9
-    jb      .Lzgd_lone
-    ZGROUP  1, %r8, 0, 1792, 1
-    ZNEXT
-    ZGROUP  1, %r8, 0, 768, 0
-    ZGREDUCE
-    ZNEXT
-    jnz     .Lzgd_loop
-    jmp     .Lzgd_out
-.Lzgd_lone:
-    ZGROUP  1, %r8, 0, 768, 1
-    ZGREDUCE
-.Lzgd_out:
+    GCM_DEC_LOOP ZGROUP, ZNEXT, ZGREDUCE, 512, 1792, 768
     ZLEAVE
 .Lzgd_ret:
     ret
