@@ -19,9 +19,8 @@ static int check(const struct impl *im, char *why, size_t n)
 }
 
 /* SSE4.1 (PEXTRD, PBLENDW) and SSSE3 (PSHUFB) come with every CPU that has AES-NI or SHA;
- * SSSE3 is listed where PSHUFB carries the data so denying it is honoured. AVX is listed
- * beside AVX2 for the same reason: AVX2's instructions are VEX-encoded, and ACCELSCOPE_DENY=avx
- * must take them (as it takes OpenSSL's, src/osslcap.c). */
+ * SSSE3 is listed where PSHUFB carries the data so denying it is honoured. AVX is not: a
+ * denied AVX denies every VEX and EVEX set with it (cpu_denied, src/cpu.c). */
 #define NEED(...) .nneed = sizeof((int[]){ __VA_ARGS__ }) / sizeof(int), .need = { __VA_ARGS__ }
 static const struct direct_spec aes128 = { .key_bits = 128, NEED(FEAT_AESNI) };
 static const struct direct_spec aes192 = { .key_bits = 192, NEED(FEAT_AESNI) };
@@ -29,21 +28,19 @@ static const struct direct_spec aes256 = { .key_bits = 256, NEED(FEAT_AESNI) };
 static const struct direct_spec ctr128 = { .key_bits = 128, NEED(FEAT_AESNI, FEAT_SSSE3) };
 static const struct direct_spec ctr256 = { .key_bits = 256, NEED(FEAT_AESNI, FEAT_SSSE3) };
 static const struct direct_spec vctr128 = { .key_bits = 128, .vaes = 1,
-                                            NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX,
-                                                 FEAT_AVX2) };
+                                            NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
 static const struct direct_spec vctr256 = { .key_bits = 256, .vaes = 1,
-                                            NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX,
-                                                 FEAT_AVX2) };
+                                            NEED(FEAT_AESNI, FEAT_SSSE3, FEAT_VAES, FEAT_AVX2) };
 /* AVX512F for EVEX.512 and ZMM state, AVX512BW for VPSHUFB zmm; no AVX512VL: the kernels
  * run EVEX only on zmm (asm/direct.h) */
-#define Z_NEED FEAT_VAES, FEAT_AVX, FEAT_AVX2, FEAT_AVX512F, FEAT_AVX512BW
+#define Z_NEED FEAT_VAES, FEAT_AVX2, FEAT_AVX512F, FEAT_AVX512BW
 static const struct direct_spec zctr128 = { .key_bits = 128, .vaes = 2,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, Z_NEED) };
 static const struct direct_spec zctr256 = { .key_bits = 256, .vaes = 2,
                                             NEED(FEAT_AESNI, FEAT_SSSE3, Z_NEED) };
 #define GCM_NEED NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3)
 #define VGCM_NEED                                                                             \
-    NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX, FEAT_AVX2)
+    NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VAES, FEAT_VPCLMULQDQ, FEAT_AVX2)
 #define ZGCM_NEED                                                                             \
     NEED(FEAT_AESNI, FEAT_PCLMULQDQ, FEAT_SSSE3, FEAT_VPCLMULQDQ, Z_NEED)
 static const struct direct_spec zgcm128 = { .key_bits = 128, .vaes = 2, ZGCM_NEED };

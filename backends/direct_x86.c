@@ -206,7 +206,7 @@ int direct_x86_need(const int *need, int nneed, char *why, size_t n)
 
 int direct_x86_gcm_evex(char *why, size_t n)
 {
-    static const int need[] = { FEAT_AVX, FEAT_AVX512F, FEAT_AVX512VL, FEAT_AVX512BW };
+    static const int need[] = { FEAT_AVX512F, FEAT_AVX512VL, FEAT_AVX512BW };
     return direct_x86_need(need, sizeof need / sizeof need[0], why, n);
 }
 

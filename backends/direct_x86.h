@@ -15,7 +15,7 @@ struct direct_spec {
                            2: 512-bit ones first (AVX-512), then as 1 for what they leave */
     int twopass;        /* GCM as CTR then GHASH over 4 KiB chunks, not stitched */
     int nneed;
-    int need[10];       /* enum feature: all must be usable (cpu_feature_status) */
+    int need[8];        /* enum feature: all must be usable (cpu_feature_status) */
 };
 
 /* Engine contexts are not promised 16-byte alignment; the ops align inside, hence + 15. */

@@ -13,6 +13,41 @@
 static struct cpu_info info;
 static int probed;
 static unsigned char denied[FEAT_COUNT];
+/* the ACCELSCOPE_DENY word that took each denied feature: itself, or one it needs */
+static unsigned char denied_by[FEAT_COUNT];
+
+/* Features whose instructions no CPU has, or cannot run, without another's: the V forms of
+ * AES-NI and PCLMULQDQ, and everything VEX- or EVEX-encoded, which needs AVX's state; AVX-512
+ * comes only with AVX2, BW and VL only with F. */
+static const struct {
+    enum feature need, by;
+} hw_needs[] = {
+    { FEAT_AESNI, FEAT_VAES },     { FEAT_PCLMULQDQ, FEAT_VPCLMULQDQ }, { FEAT_AVX, FEAT_AVX2 },
+    { FEAT_AVX, FEAT_VAES },       { FEAT_AVX, FEAT_VPCLMULQDQ },       { FEAT_AVX2, FEAT_AVX512F },
+    { FEAT_AVX512F, FEAT_AVX512BW }, { FEAT_AVX512F, FEAT_AVX512VL },
+};
+
+/* Marks in off what hw_needs says goes with what off marks, to the closure; with by, each
+ * newly marked feature takes the word its need was marked by. */
+static int close_needs(unsigned char off[FEAT_COUNT], unsigned char *by)
+{
+    int any = 0;
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (size_t i = 0; i < sizeof hw_needs / sizeof hw_needs[0]; i++)
+            if (off[hw_needs[i].need] && !off[hw_needs[i].by]) {
+                off[hw_needs[i].by] = 1, grew = any = 1;
+                if (by)
+                    by[hw_needs[i].by] = by[hw_needs[i].need];
+            }
+    }
+    return any;
+}
+
+int cpu_deny_close(unsigned char off[FEAT_COUNT])
+{
+    return close_needs(off, NULL);
+}
 
 /* ACCELSCOPE_DENY: comma/space separated feature keys, of any length. Marks the known words
  * denied when apply; 0, or -1 and the first unknown word with the accepted ones in why. */
@@ -28,7 +63,7 @@ static int walk_deny(int apply, char *why, size_t n)
     for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
         int f = feature_by_key(w);
         if (f >= 0 && apply)
-            denied[f] = 1;
+            denied[f] = 1, denied_by[f] = (unsigned char)f;
         if (f >= 0 || rc)
             continue;
         rc = -1;
@@ -98,6 +133,7 @@ const struct cpu_info *cpu_get(void)
         info.cores = info.threads;
     char ignored[8]; /* unknown words: cpu_deny_check() lets the front ends refuse them */
     walk_deny(1, ignored, sizeof ignored);
+    close_needs(denied, denied_by);
     return &info;
 }
 
@@ -128,8 +164,13 @@ int cpu_feature_status(enum feature f, char *why, size_t n)
                      d->label);
         return 0;
     }
-    if (denied[f]) {
+    if (denied[f] && denied_by[f] == f) {
         snprintf(why, n, "%s denied by ACCELSCOPE_DENY", d->label);
+        return 0;
+    }
+    if (denied[f]) {
+        snprintf(why, n, "%s denied by ACCELSCOPE_DENY (%s, which it needs)", d->label,
+                 feature_table[denied_by[f]].key);
         return 0;
     }
     return 1;

@@ -29,7 +29,13 @@ const struct cpu_info *cpu_get(void);
  * not enabled", "denied by ACCELSCOPE_DENY". */
 int cpu_feature_status(enum feature f, char *why, size_t n);
 int cpu_has(enum feature f);
+/* 1 when ACCELSCOPE_DENY names f, or a feature f cannot be without (cpu_deny_close): a denied
+ * AVX takes every VEX and EVEX instruction set with it. */
 int cpu_denied(enum feature f);
+/* Marks in off (indexed by enum feature) the features no CPU has, or can run, without one
+ * marked: VAES without AES-NI or AVX, VPCLMULQDQ without PCLMULQDQ or AVX, AVX2 without AVX,
+ * AVX-512F without AVX2, AVX-512BW/VL without AVX-512F. 1 when it marked any. */
+int cpu_deny_close(unsigned char off[FEAT_COUNT]);
 
 /* Whether libcpuid's codename for this (vendor, family, model) can be believed: 1 when
  * libcpuid `libver` knows the family and model (its tables, checked against 0.6.2's); else 0

@@ -51,21 +51,18 @@ static const char *mask_name(void)
 #endif
 }
 
-/* Denying a feature also takes from OpenSSL's vector the features no CPU has without it, as
- * OpenSSL's code for those tests their own bit only: 3.1 and later pick the VAES-AVX512 GCM
- * before testing AES-NI (providers' cipher_aes_gcm_hw.c), its AVX2 code does not test AVX,
- * nor its AES-NI, SHA-NI and CLMUL code SSSE3. Without these the hw row of a denied AES-NI
- * could still run VAES. */
+/* Denying a feature also takes from OpenSSL's vector the features no CPU has without it
+ * (cpu_deny_close: VAES without AES-NI, AVX2 without AVX...), as OpenSSL's code for those
+ * tests their own bit only: 3.1 and later pick the VAES-AVX512 GCM before testing AES-NI
+ * (providers' cipher_aes_gcm_hw.c), its AVX2 code does not test AVX. Without these the hw row
+ * of a denied AES-NI could still run VAES. And those whose OpenSSL code uses another's
+ * instructions without testing its bit, here: */
 static const struct {
     enum feature denied, also;
 } implied[] = {
-    { FEAT_AESNI, FEAT_VAES },     { FEAT_PCLMULQDQ, FEAT_VPCLMULQDQ },
-    { FEAT_SSSE3, FEAT_AVX },      { FEAT_AVX, FEAT_AVX2 },
+    { FEAT_SSSE3, FEAT_AVX },      /* no CPU has AVX without SSSE3 */
     { FEAT_SSSE3, FEAT_AESNI },    { FEAT_SSSE3, FEAT_PCLMULQDQ }, /* its AES-NI, CLMUL GHASH */
     { FEAT_SSSE3, FEAT_SHA },      /* and SHA-NI code use PSHUFB, testing only their own bit */
-    { FEAT_AVX, FEAT_VAES },       { FEAT_AVX, FEAT_VPCLMULQDQ }, /* VEX and EVEX forms only */
-    { FEAT_AVX2, FEAT_AVX512F },   { FEAT_AVX512F, FEAT_AVX512BW },
-    { FEAT_AVX512F, FEAT_AVX512VL },
 };
 
 int osslcap_deny_bits_of(const unsigned char denied[FEAT_COUNT], uint64_t d[2])
@@ -75,7 +72,7 @@ int osslcap_deny_bits_of(const unsigned char denied[FEAT_COUNT], uint64_t d[2])
     d[0] = d[1] = 0;
     memcpy(off, denied, sizeof off);
     while (grew) { /* the closure: SSSE3 denied takes AVX, which takes AVX2, then AVX-512 */
-        grew = 0;
+        grew = cpu_deny_close(off);
         for (size_t i = 0; i < sizeof implied / sizeof implied[0]; i++)
             if (off[implied[i].denied] && !off[implied[i].also])
                 off[implied[i].also] = 1, grew = 1;
