@@ -11,15 +11,7 @@
 #include "cpu.h"
 #include "ctr_stream.h"
 #include "direct.h"
-
-/* Zeroes a local that is dead after it (so a plain memset would be dropped): the empty asm
- * takes its address and may read memory, so the stores stay; inline, where explicit_bzero is
- * a call into libc. */
-#define WIPE(v)                                                                               \
-    do {                                                                                      \
-        memset(&(v), 0, sizeof(v));                                                           \
-        __asm__ __volatile__("" : : "r"(&(v)) : "memory");                                    \
-    } while (0)
+#include "portable/bytes.h" /* wipe */
 
 #define GCM_CHUNK 4096 /* two-pass GCM: CTR then GHASH over this much while it is in L1 */
 
@@ -366,14 +358,14 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
         direct_aes_encrypt_block(&c->key, ks, st.ctr); /* key stream of the partial block */
         for (size_t i = full; i < len; i++)
             out[i] = in[i] ^ ks[i - full];
-        WIPE(ks);
+        wipe(ks, sizeof ks);
     }
     if (!c->decrypt)
         ghash_bytes(c, st.y, out + full, len - full);
     direct_ghash1(st.y, &c->gk, lens);
     for (int i = 0; i < 16; i++)
         tag[i] ^= st.y[i];
-    WIPE(st);
+    wipe(&st, sizeof st);
     if (!c->decrypt) {
         memcpy(out + len, tag, 16);
         block_store(c->j0, j0_next(j0));

@@ -125,13 +125,14 @@ static inline void store64_le(uint8_t *p, uint64_t v)
 
 #endif
 
-/* Clears key material on the stack: through a volatile pointer, so the stores are not
- * dropped as dead the way a memset of a dying local may be. */
+/* Clears key material on the stack: a memset, which the compiler may drop as dead for a
+ * dying local, kept by an empty asm that takes the address and may read memory; inline and
+ * word-wide (a 16-byte local in one or two stores), where explicit_bzero is a call into
+ * libc and a volatile pointer a store a byte. */
 static inline void wipe(void *p, size_t n)
 {
-    volatile uint8_t *v = p;
-    while (n--)
-        *v++ = 0;
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
 /* Rotations written so a count of 0 is never shifted by 32 (undefined). */
