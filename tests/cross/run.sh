@@ -39,8 +39,7 @@ tally() {
     echo "$2: $t_line"
 }
 
-I386_SYSROOT=$(pwd)/build/i686-sysroot
-export I386_SYSROOT
+. tests/cross/i686.sh # I386_SYSROOT, ILIB, i686_make, i686_native
 sh tests/cross/install.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 A64=aarch64-linux-gnu
@@ -178,15 +177,8 @@ fi
 
 echo "== i686: build (dynamic, the default) and static; suites"
 IBUILD=build/i686-linux-gnu-static
-ILIB=$I386_SYSROOT/usr/lib/i386-linux-gnu:$I386_SYSROOT/lib/i386-linux-gnu
 if [ -f "$I386_SYSROOT/.complete" ]; then
-    imake() {
-        env PKG_CONFIG_SYSROOT_DIR="$I386_SYSROOT" \
-            PKG_CONFIG_LIBDIR="$I386_SYSROOT/usr/lib/i386-linux-gnu/pkgconfig:$I386_SYSROOT/usr/share/pkgconfig" \
-            PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 \
-            make -j"$JOBS" --no-print-directory PKG_CONFIG=pkg-config CROSS_COMPILE=i686-linux-gnu- \
-            CFLAGS="-O2 -g -isystem $I386_SYSROOT/usr/include/i386-linux-gnu" "$@" tests
-    }
+    imake() { i686_make "$@" tests; }
     imake LDFLAGS="-L$I386_SYSROOT/lib/i386-linux-gnu -Wl,-rpath-link,$ILIB" \
         >"$LOG/i686-build.log" 2>&1
     check $? "make CROSS_COMPILE=i686-linux-gnu- tests (build/i686-linux-gnu, i386 sysroot)"
@@ -204,7 +196,7 @@ if [ -f "$I386_SYSROOT/.complete" ]; then
     # t_engine took 564 s, t_pk over 600. The public-key suites cap their key sizes there
     # (each skipped size said as UNAVAILABLE); the native and aarch64 runs cover them all.
     pkcap=
-    if [ -r /proc/sys/fs/binfmt_misc/qemu-i386 ] && grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-i386; then
+    if ! i686_native; then
         pkcap=1024
         echo "    i386 runs under qemu-i386 here: public-key checks capped at $pkcap-bit keys"
     fi
