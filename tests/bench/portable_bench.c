@@ -250,6 +250,9 @@ static int bench(const struct job *j, int repeats, double ms)
     if (j->target)
         printf("  target %.3f %s", j->target, ok ? "ok" : "MISSED");
     printf("\n");
+    if (j->target) /* again for median_runs.sh, which judges medians over processes */
+        printf("  judged %s/%zu/%s@%s~%s ratio %.3f %.3f\n", j->alg, j->size,
+               j->decrypt ? "dec" : "enc", p->name, o->name, med, j->target);
     fflush(stdout);
     bench_side_free(&sp);
     bench_side_free(&so);

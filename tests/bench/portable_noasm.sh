@@ -39,7 +39,8 @@ if [ $target = i686 ]; then
         exit 1
     }
     i686_native || {
-        echo "UNAVAILABLE: this kernel runs i386 programs under qemu-i386 (binfmt_misc): an emulated figure is not the CPU's"
+        echo "UNAVAILABLE: this kernel runs i386 programs under qemu-i386 (binfmt_misc):" \
+            "an emulated figure is not the CPU's"
         exit 0
     }
     cache=$base-i686
@@ -88,7 +89,8 @@ build_noasm() {
     mkdir -p "$src"
     tar -xzf "$tarball" -C "$src" --strip-components=1
     echo "building OpenSSL no-asm from $(basename "$tarball") in $src (minutes; log $cache/build.log)"
-    if [ $target = i686 ]; then set -- env CC=i686-linux-gnu-gcc ./Configure linux-x86; else set -- ./Configure; fi
+    set -- ./Configure
+    [ $target = native ] || set -- env CC=i686-linux-gnu-gcc ./Configure linux-x86
     (cd "$src" && "$@" no-asm no-tests && make build_generated &&
         make libcrypto.so.3) >"$cache/build.log" 2>&1 || {
         echo "the no-asm build failed: see $cache/build.log" >&2
@@ -110,45 +112,10 @@ fi
 # One process's five alternating repeats agree within a few % while two processes minutes
 # apart have read one cell 0.71 and 1.49 on a VM (2026-12-06, nothing else running): each
 # cell is judged on the median of several fresh processes, every one of them shown.
-runs=${ACCELSCOPE_NOASM_RUNS:-3}
-case $runs in '' | *[!0-9]* | 0) echo "ACCELSCOPE_NOASM_RUNS: a count from 1, not '$runs'" >&2; exit 2 ;; esac
-out=$(mktemp)
-trap 'rm -f "$out" "$out.rc"' EXIT
+. tests/bench/lib/median_runs.sh
 status=0
-i=1
-while [ "$i" -le "$runs" ]; do
-    echo "process $i of $runs:"
-    { rc=0; bench -n "$lib" "$@" || rc=$?; echo "$rc" >"$out.rc"; } |
-        tee -a "$out"
-    # 1 (a ratio missed) is the medians' to judge; anything else is a cell without a ratio
-    # (portable's output differs from the no-asm library's, or a side is missing), which no
-    # median of the other processes may hide
-    case $(cat "$out.rc") in 0 | 1) ;; *) echo "process $i: exit $(cat "$out.rc"): a cell has no ratio (above)"; status=1 ;; esac
-    i=$((i + 1))
-done
-echo
-echo "each cell over $runs processes: the median ratio judged, the processes' ratios beside it"
-awk '$4 == "portable" && $7 == "openssl-noasm" && $10 == "ratio" {
-        k = sprintf("%-12s %6s %s", $1, $2, $3)
-        if (!(k in n)) order[++cells] = k
-        r[k, ++n[k]] = $11; t[k] = $(NF - 1)
-    }
-    END {
-        miss = 0
-        for (c = 1; c <= cells; c++) {
-            k = order[c]; m = n[k]
-            for (i = 1; i <= m; i++) v[i] = r[k, i] + 0
-            for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-            med = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-            line = ""
-            for (i = 1; i <= m; i++) line = line sprintf(" %.3f", r[k, i])
-            ok = med >= t[k] + 0 && m == runs
-            if (!ok) miss++
-            printf "%s  median %.3f (processes:%s)  target %.3f %s\n", k, med, line, t[k], ok ? "ok" : m == runs ? "MISSED" : "MISSED: a ratio in " m " of " runs " processes"
-        }
-        if (!cells) { print "no cells read: the bench printed nothing to judge"; exit 1 }
-        exit miss ? 1 : 0
-    }' runs="$runs" "$out" || status=1
+median_runs ACCELSCOPE_NOASM_RUNS 3 bench -n "$lib" "$@" || status=$?
+[ "$status" != 2 ] || exit 2
 echo
 # a report, not judged (jobs given on the command line bring their targets here too): only a
 # cell without a figure fails it (portable-ct and portable differ, exit 3)

@@ -13,7 +13,8 @@ i686_make() {
     env PKG_CONFIG_SYSROOT_DIR="$I386_SYSROOT" \
         PKG_CONFIG_LIBDIR="$I386_SYSROOT/usr/lib/i386-linux-gnu/pkgconfig:$I386_SYSROOT/usr/share/pkgconfig" \
         PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 \
-        make -j"${JOBS:-2}" --no-print-directory PKG_CONFIG=pkg-config CROSS_COMPILE=i686-linux-gnu- \
+        make -j"${JOBS:-2}" --no-print-directory PKG_CONFIG=pkg-config \
+        CROSS_COMPILE=i686-linux-gnu- \
         CFLAGS="-O2 -g -isystem $I386_SYSROOT/usr/include/i386-linux-gnu" "$@"
 }
 
