@@ -31,7 +31,12 @@
  * the half-sums and the reductions of four groups, which VGMULK and _enc_vaes tell of). Tried
  * and not kept: the counters in one VPTERNLOGQ a pair (A ^ (B & T), T from a 32-entry table by
  * c mod 16, as aes-gcm-vaes512.S's header tells of its own try: 11 vector instructions a group
- * for 16) read 0.97x this form (1.029-1.031x without, two runs): the VPADDD chain stays.
+ * for 16) read 0.97x this form (1.029-1.031x without, two runs): the VPADDD chain stays. Nor
+ * the counters whitened by one VPXOR a pair with a memory operand (P ^ [T(c), T(c+1)]: P the
+ * block with its last byte cleared, XOR key 0, both lanes, in the red zone; T a 4 KiB table of
+ * rows with the last byte c; %r10 walking it, the VPADDD chain and the old path only where the
+ * last byte would carry): 8 vector instructions and 9 in all a group fewer, correct (t_direct),
+ * read 0.985-0.997x in three runs (same VM, 2026-12-07, later).
  *
  * Where its gap to the ceiling is (Zen 4 VM, 2026-12-06, AES-128, 16 KiB, core cycles per
  * 16 B; this kernel 4.61-4.69, the least-mix ceiling 3.22, 69-70 %). A skeleton, eight ymm
