@@ -243,17 +243,41 @@ static void block_store(uint8_t *p, block128 v)
     memcpy(p, &v, 16);
 }
 
-/* The n (1..15) bytes at p, zero-padded, gathered a byte at a time into registers (byte
- * loads, which forwarding serves even from bytes just written one by one). Little-endian:
- * byte i of the block is bits 8i.. of its word (this file is x86-64 only). */
+/* The n (1..15) bytes at p, zero-padded: two loads from the ends of the n bytes that overlap
+ * in the middle (8 bytes each for n > 8, 4 for 4..7, single bytes below), so that no byte
+ * outside them is read. Little-endian: byte i of the block is bits 8i.. of its word (this
+ * file is x86-64 only). Against gathering a byte at a time (a loop of loads, shifts and ORs,
+ * which every message's 13-byte AAD went through), the op of the commit before included
+ * renamed beside this one and the two timed interleaved in one process (Sapphire Rapids VM,
+ * 2026-12-07, AES-128-GCM): zmm encrypting an empty message 1.35x as fast, 16 B 1.14x, 1 KiB
+ * 1.06x, 16 KiB 1.014x (decrypting 1.006x); ymm and xmm 1.003-1.006x at 16 KiB. Wide loads
+ * are served by store forwarding only from a store that covers them, so the op does not read
+ * back the partial block it writes: it hashes that ciphertext from registers. */
 static block128 block_partial(const uint8_t *p, size_t n)
 {
-    uint64_t lo = 0, hi = 0;
-    for (size_t i = 0; i < n && i < 8; i++)
-        lo |= (uint64_t)p[i] << 8 * i;
-    for (size_t i = 8; i < n; i++)
-        hi |= (uint64_t)p[i] << 8 * (i - 8);
+    uint64_t lo, hi = 0, t;
+    uint32_t a, b;
+    if (n >= 8) {
+        memcpy(&lo, p, 8);
+        if (n > 8) {
+            memcpy(&t, p + n - 8, 8);
+            hi = t >> 8 * (16 - n);
+        }
+    } else if (n >= 4) {
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        lo = a | (uint64_t)b << 8 * (n - 4);
+    } else {
+        lo = p[0] | (uint64_t)p[n / 2] << 8 * (n / 2) | (uint64_t)p[n - 1] << 8 * (n - 1);
+    }
     return (block128){ lo, hi };
+}
+
+/* Ones in the first n (1..15) bytes of a block. */
+static block128 block_mask(size_t n)
+{
+    return (block128){ n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << 8 * n) - 1,
+                       n > 8 ? ~(uint64_t)0 >> 8 * (16 - n) : 0 };
 }
 
 /* algo_nonce_next on J0's nonce, in registers: bytes 4..11, the high half of the first
@@ -353,15 +377,16 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
     (c->twopass ? gcm_twopass : gcm_stitched)(c, &st, out, in, full / 16);
     if (c->decrypt)
         ghash_bytes(c, st.y, in + full, len - full); /* before an in-place overwrite */
-    if (len > full) {
-        uint8_t ks[16];
-        direct_aes_encrypt_block(&c->key, ks, st.ctr); /* key stream of the partial block */
-        for (size_t i = full; i < len; i++)
-            out[i] = in[i] ^ ks[i - full];
-        wipe(ks, sizeof ks);
+    if (len > full) { /* the partial block: key stream ^ input, zero-padded, in registers */
+        uint8_t b[16];
+        direct_aes_encrypt_block(&c->key, b, st.ctr);
+        block_store(b, (block_load(b) ^ block_partial(in + full, len - full)) &
+                           block_mask(len - full));
+        memcpy(out + full, b, len - full);
+        if (!c->decrypt)
+            direct_ghash1(st.y, &c->gk, b); /* the ciphertext, not read back from out */
+        wipe(b, sizeof b);
     }
-    if (!c->decrypt)
-        ghash_bytes(c, st.y, out + full, len - full);
     direct_ghash1(st.y, &c->gk, lens);
     for (int i = 0; i < 16; i++)
         tag[i] ^= st.y[i];
