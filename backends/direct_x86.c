@@ -375,8 +375,8 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
     ghash_bytes(c, st.y, aad, alen);
     size_t full = len & ~(size_t)15;
     (c->twopass ? gcm_twopass : gcm_stitched)(c, &st, out, in, full / 16);
-    if (c->decrypt)
-        ghash_bytes(c, st.y, in + full, len - full); /* before an in-place overwrite */
+    if (c->decrypt && len > full) /* before an in-place overwrite */
+        ghash_bytes(c, st.y, in + full, len - full);
     if (len > full) { /* the partial block: key stream ^ input, zero-padded, in registers */
         uint8_t b[16];
         direct_aes_encrypt_block(&c->key, b, st.ctr);
