@@ -60,7 +60,9 @@
  * "met" 80 % at 80.9 %.
  * Each judged figure is printed once more as "judged KEY WHAT VALUE TARGET", from which
  * direct.sh with ACCELSCOPE_DIRECT_RUNS judges medians over processes (median_runs.sh).
- * Exit 1 when a ratio misses its target or a share of the ceiling its CEIL%. Default jobs: the
+ * Exit 1 when a ratio misses its target or a share of the ceiling its CEIL%; 3 when a job
+ * went without a figure (wrong output, a failed op, a share target without a ceiling), which
+ * no median over processes may pass; 2 on a bad argument. Default jobs: the
  * targets of issues 6 and 15 (an AES-NI GCM row's CEIL% is judged only on a CPU without VAES,
  * or with ACCELSCOPE_DENY=vaes: issue 15's condition). */
 #include <math.h>
@@ -318,6 +320,17 @@ static const char *verdict(int met)
     return met ? "ok" : "MISSED";
 }
 
+static int no_figure; /* wrong output, a failed op, a share target without a ceiling (exit 3) */
+
+/* "judged KEY WHAT VALUE TARGET" (lib/median_judge.awk), the target exact (15 digits), so
+ * that a median over processes is judged as each process judged its own figure. */
+static void judged_line(const struct job *j, const char *what, double value, double target)
+{
+    printf("  judged %s/%zu/%s@%s~%s %s %.6g %.15g\n", j->alg, j->size,
+           j->decrypt ? "dec" : "enc", j->impl, j->against ? j->against : "openssl", what, value,
+           target);
+}
+
 /* Prints the all-slice figures (the line as before this bench judged calm spells) and the
  * calm line; 1 when every target is met on the judged figures (or there is none). */
 static int print_job(const struct job *j, struct figures *f)
@@ -384,13 +397,13 @@ static int print_job(const struct job *j, struct figures *f)
     printf("\n");
     if (judged)
         enough ? calm_jobs++ : fallback_jobs++;
-    /* the judged figures again, a line each, for direct.sh to take medians over processes */
+    /* the judged figures again, a line each, for direct.sh to take medians over processes;
+     * a ceiling target without a ceiling is a figure not given (no_figure) */
     if (j->target > 0)
-        printf("  judged %s/%s@%s~%s ratio %.3f %.2f\n", j->alg, j->decrypt ? "dec" : "enc",
-               j->impl, j->against ? j->against : "openssl", jr, j->target);
+        judged_line(j, "ratio", jr, j->target);
     if (target > 0 && f->hasceil)
-        printf("  judged %s/%s@%s~%s ceiling %.1f %.0f\n", j->alg, j->decrypt ? "dec" : "enc",
-               j->impl, j->against ? j->against : "openssl", jc, target);
+        judged_line(j, "ceiling", jc, target);
+    no_figure |= target > 0 && !f->hasceil;
     return rmet && cmet;
 }
 
@@ -509,9 +522,11 @@ static int report_job(const struct job *j, struct run *u, double ref)
         return -1;
     case RUN_WRONG:
         printf("  WRONG OUTPUT: no figure\n");
+        no_figure = 1;
         return 0; /* counts as missed */
     case RUN_FAILED:
         printf("  OP FAILED: no figure\n");
+        no_figure = 1;
         return 0;
     case RUN_OK:
         break;
@@ -675,5 +690,5 @@ int main(int argc, char **argv)
     printf("targets judged on calm slices in %d jobs, on all slices (too few calm) in %d\n",
            calm_jobs, fallback_jobs);
     printf("%s\n", missed ? "some targets MISSED" : "all targets met");
-    return missed ? 1 : 0;
+    return no_figure ? 3 : missed ? 1 : 0;
 }

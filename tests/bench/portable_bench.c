@@ -251,7 +251,7 @@ static int bench(const struct job *j, int repeats, double ms)
         printf("  target %.3f %s", j->target, ok ? "ok" : "MISSED");
     printf("\n");
     if (j->target) /* again for median_runs.sh, which judges medians over processes */
-        printf("  judged %s/%zu/%s@%s~%s ratio %.3f %.3f\n", j->alg, j->size,
+        printf("  judged %s/%zu/%s@%s~%s ratio %.6g %.15g\n", j->alg, j->size,
                j->decrypt ? "dec" : "enc", p->name, o->name, med, j->target);
     fflush(stdout);
     bench_side_free(&sp);
@@ -309,7 +309,7 @@ int main(int argc, char **argv)
             yardstick = argv[++i];
         } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
             if (noasm_load(argv[++i]))
-                return 2;
+                return 3; /* no yardstick: every job would go without a ratio */
             use_noasm = 1;
             yardstick = "openssl-noasm";
         } else if (njobs < 64) {

@@ -45,6 +45,9 @@ if [ $target = i686 ]; then
     }
     cache=$base-i686
 fi
+case ${1:-} in
+-*) echo "portable_noasm.sh: '$1': after --i686, a build directory or nothing" >&2; exit 2 ;;
+esac
 BUILD=${1:-build/$([ $target = i686 ] && echo i686-linux-gnu || echo native)}
 [ $# -gt 0 ] && shift
 lib=$cache/libcrypto-noasm.so

@@ -11,7 +11,7 @@
 #     itself (the engine's workers) and i386 programs run where the kernel cannot.
 # Any step that adds an architecture checks `apt-get update` and removes it again on failure.
 set -u
-I386_SYSROOT=${I386_SYSROOT:-build/i686-sysroot}
+. tests/cross/i686.sh # I386_SYSROOT, i686_probe
 APT="apt-get -o DPkg::Lock::Timeout=600 -o Acquire::Retries=3 -q -y"
 say() { echo "cross-install: $*"; }
 
@@ -98,9 +98,7 @@ if [ -w /proc/sys/fs/binfmt_misc/register ]; then
     }
     # Debian ships no qemu-i386 entry on amd64 (it counts as native): ELF32, EM_386; only
     # where this kernel cannot run i386 itself (a binfmt_misc entry would take precedence).
-    probe=${TMPDIR:-/tmp}/cross-i386-probe.$$
-    echo 'int main(void) { return 0; }' | i686-linux-gnu-gcc -static -x c -o "$probe" - 2>/dev/null
-    if "$probe" 2>/dev/null; then
+    if i686_probe; then
         say "this kernel runs i386 programs natively"
     else
         [ -e /proc/sys/fs/binfmt_misc/qemu-i386 ] || printf '%s' \
@@ -108,6 +106,5 @@ if [ -w /proc/sys/fs/binfmt_misc/register ]; then
         >/proc/sys/fs/binfmt_misc/register 2>/dev/null
         say "this kernel cannot run i386 programs: they run under qemu-i386 (binfmt_misc)"
     fi
-    rm -f "$probe"
 fi
 exit 0

@@ -1,15 +1,18 @@
 # Judges figures measured in several fresh processes on their medians (for median_runs.sh).
-# Input: lines "judged KEY WHAT VALUE TARGET" (VALUE must reach TARGET),
-# any other line ignored; -v runs=N, the processes there were. Prints a line per KEY WHAT in
-# the order first seen: the median, every process's value, the verdict; a figure some process
-# did not give (its output was wrong, or the process failed) is MISSED whatever its median.
+# Input: lines "judged PROCESS KEY WHAT VALUE TARGET" (VALUE must reach TARGET), any other
+# line ignored; -v runs=N, the processes there were (numbered 1..N). Prints a line per KEY WHAT
+# in the order first seen: the median, every process's value, the verdict. A figure that some
+# process did not give, or gave twice (two jobs under one key), is MISSED whatever its median.
 # Exit 1 when one is missed or none was read.
 $1 == "judged" {
-    k = $2 " " $3
+    k = $3 " " $4
     if (!(k in n))
         order[++cells] = k
-    r[k, ++n[k]] = $4
-    t[k] = $5
+    if ((k, $2) in seen)
+        dup[k] = 1
+    seen[k, $2] = 1
+    r[k, ++n[k]] = $5
+    t[k] = $6
 }
 END {
     miss = 0
@@ -26,11 +29,12 @@ END {
         line = ""
         for (i = 1; i <= m; i++)
             line = line " " r[k, i]
-        ok = med >= t[k] + 0 && m == runs
+        ok = med >= t[k] + 0 && m == runs && !(k in dup)
         if (!ok)
             miss++
-        printf "%s  median %.4g (processes:%s)  target %s %s\n", k, med, line, t[k],
-            ok ? "ok" : m == runs ? "MISSED" : "MISSED: given in " m " of " runs " processes"
+        why = k in dup ? "MISSED: given twice in one process (two jobs, one key?)" : \
+            m != runs ? "MISSED: given in " m " of " runs " processes" : ok ? "ok" : "MISSED"
+        printf "%s  median %.6g (processes:%s)  target %g %s\n", k, med, line, t[k] + 0, why
     }
     if (!cells) {
         print "no figures read: nothing to judge"
