@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -453,6 +455,26 @@ static void diff_aead_sequence(const struct impl *im, const struct algo *a)
     run_done(&r);
 }
 
+/* direct_x86_gcm_aad_op seals pt (len bytes, copied to sin) into sout and opens a copy of
+ * want (OpenSSL's ct || tag, in oin) into oout; 1 when both give what OpenSSL gives. sin,
+ * sout, oin and oout may be one buffer (in place). *r is left on the opening context (or
+ * none, where an init failed): the caller ends it with run_done. */
+static int gcm_seal_open(struct run *r, const struct impl *im, const uint8_t *key,
+                         const uint8_t *nonce, const uint8_t *aad, size_t alen, uint8_t *sin,
+                         uint8_t *sout, uint8_t *oin, uint8_t *oout, const uint8_t *pt,
+                         const uint8_t *want, size_t len)
+{
+    memcpy(sin, pt, len);
+    int ok = run_init(r, im, key, nonce, 0) == 0 &&
+             direct_x86_gcm_aad_op(r->ctx, aad, alen, sout, sin, len) == 0 &&
+             memcmp(sout, want, len + 16) == 0;
+    run_done(r);
+    memmove(oin, want, len + 16);
+    return ok && run_init(r, im, key, nonce, 1) == 0 &&
+           direct_x86_gcm_aad_op(r->ctx, aad, alen, oout, oin, len) == 0 &&
+           memcmp(oout, pt, len) == 0;
+}
+
 /* GCM with any AAD (the op fixes algo_aad's 13 bytes): direct_x86_gcm_aad_op against
  * OpenSSL at random lengths 0..4096 (and each group edge) with random AAD of 0..299 bytes, in
  * place, sealed and opened; a flipped AAD bit must be refused. */
@@ -468,14 +490,7 @@ static void diff_gcm_aad(const struct impl *im, const struct algo *a)
         struct run r;
         fill(key, 32), fill(nonce, 12), fill(in, len), fill(aad, alen);
         CHECK(evp_seal_aad(a->evp, key, nonce, aad, alen, in, len, want) == 0, "reference");
-        memcpy(buf, in, len);
-        int ok = run_init(&r, im, key, nonce, 0) == 0 &&
-                 direct_x86_gcm_aad_op(r.ctx, aad, alen, buf, buf, len) == 0 &&
-                 memcmp(buf, want, len + 16) == 0;
-        run_done(&r);
-        ok = ok && run_init(&r, im, key, nonce, 1) == 0 &&
-             direct_x86_gcm_aad_op(r.ctx, aad, alen, buf, buf, len) == 0 &&
-             memcmp(buf, in, len) == 0;
+        int ok = gcm_seal_open(&r, im, key, nonce, aad, alen, buf, buf, buf, buf, in, want, len);
         if (ok && alen) {
             memcpy(buf, want, len + 16);
             aad[rnd() % alen] ^= (uint8_t)(1u << (rnd() % 8));
@@ -485,6 +500,55 @@ static void diff_gcm_aad(const struct impl *im, const struct algo *a)
         CHECK(ok, "%s/%s: length %zu with %zu bytes of AAD differs from OpenSSL", a->id,
               im->name, len, alen);
         bad += !ok;
+    }
+}
+
+/* A span of n bytes flush against an inaccessible page: at the end of the pages before it
+ * (end 1) or at the start of those after it (end 0). Pages kept for the whole run. */
+static uint8_t *guarded(int which, size_t n, int end)
+{
+    static uint8_t *base[3];
+    static size_t pg;
+    enum { DATA = 2 }; /* pages of data between the two guards */
+    if (!base[which]) {
+        pg = (size_t)sysconf(_SC_PAGESIZE);
+        void *m = mmap(NULL, (DATA + 2) * pg, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED || mprotect(m, pg, PROT_NONE) ||
+            mprotect((uint8_t *)m + (DATA + 1) * pg, pg, PROT_NONE))
+            abort();
+        base[which] = (uint8_t *)m + pg;
+    }
+    return end ? base[which] + DATA * pg - n : base[which];
+}
+
+/* The op reads the AAD, the input and the tag, and writes the output, within their bytes:
+ * each of them flush against a page no access may touch (PROT_NONE: a byte past or before
+ * ends the test by SIGSEGV), at the start of its own and at its end, every AAD and message
+ * length 0..40 (every partial block, the zero-padded AAD's wide loads) and some longer ones,
+ * sealed and opened out of place against OpenSSL. */
+static void guard_gcm(const struct impl *im, const struct algo *a)
+{
+    static uint8_t pt[400], want[416];
+    uint8_t key[32], nonce[12];
+    int bad = 0;
+    for (size_t k = 0; k < 41 * 41 + 40 && bad < 5; k++) {
+        size_t alen = k < 41 * 41 ? k / 41 : rnd() % 300;
+        size_t len = k < 41 * 41 ? k % 41 : 41 + rnd() % (sizeof pt - 41);
+        for (int end = 0; end < 2; end++) {
+            uint8_t *aad = guarded(0, alen, end);
+            struct run r;
+            fill(key, 32), fill(nonce, 12), fill(pt, len), fill(aad, alen);
+            CHECK(evp_seal_aad(a->evp, key, nonce, aad, alen, pt, len, want) == 0, "reference");
+            /* sealing: pt in, ct || tag out; opening: ct || tag in, pt out */
+            int ok = gcm_seal_open(&r, im, key, nonce, aad, alen, guarded(1, len, end),
+                                   guarded(2, len + 16, end), guarded(1, len + 16, end),
+                                   guarded(2, len, end), pt, want, len);
+            run_done(&r);
+            CHECK(ok, "%s/%s: %zu bytes with %zu of AAD, each against a guard page (%s)",
+                  a->id, im->name, len, alen, end ? "at its end" : "at its start");
+            bad += !ok;
+        }
     }
 }
 
@@ -795,6 +859,7 @@ int main(void)
         if (a->kind == ALGO_AEAD) {
             diff_aead_sequence(im, a);
             diff_gcm_aad(im, a);
+            guard_gcm(im, a);
         }
     }
     check_gcm_kernels();
