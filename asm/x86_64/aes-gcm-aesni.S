@@ -21,7 +21,10 @@
  * least-mix loop on xmm, silicon.h, runs 6.0 cycles per 16 B, the kernel 7.9):
  * tests/bench/gcm_kernels.sh's sse->evex rows read 1.08-1.10x (AES-128, 16 KiB, 2026-12-07);
  * the schoolbook products alone, each block's added by a PXOR, a VPTERNLOGQ and a PXOR,
- * 1.034-1.041x.
+ * 1.034-1.041x. Not kept: the EVEX form's counters (VPADDD from a memory constant into each
+ * state, no MOVDQA first) and last round (VPXOR with the input as memory operand, no MOVDQU)
+ * in VEX three-operand form, 16 instructions a group fewer: 0.994-1.011x in three runs (same
+ * VM, later that day), within what the same code on both sides reads.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
