@@ -457,8 +457,8 @@ static void diff_aead_sequence(const struct impl *im, const struct algo *a)
 
 /* direct_x86_gcm_aad_op seals pt (len bytes, copied to sin) into sout and opens a copy of
  * want (OpenSSL's ct || tag, in oin) into oout; 1 when both give what OpenSSL gives. sin,
- * sout, oin and oout may be one buffer (in place). *r is left on the opening context (or
- * none, where an init failed): the caller ends it with run_done. */
+ * sout, oin and oout may be one buffer (in place). *r is left on the opening context, or on
+ * none where the sealing failed or an init did: the caller ends it with run_done. */
 static int gcm_seal_open(struct run *r, const struct impl *im, const uint8_t *key,
                          const uint8_t *nonce, const uint8_t *aad, size_t alen, uint8_t *sin,
                          uint8_t *sout, uint8_t *oin, uint8_t *oout, const uint8_t *pt,

@@ -8,7 +8,8 @@
 # figure beside it. One process judges the host's state in its own minute: on the Sapphire
 # Rapids VM (2026-12-07, every slice calm) the zmm AES-128-GCM encryption share read 78.7 and
 # 81.3 % in one process, 80.7 and 81.6 % in the next, 83.6 and 84.8 % in the one after.
-# Exit 1 when a judged figure misses its target (or, over N, a process did not give it).
+# Exit 1 when a judged figure misses its target (or, over N, a process did not give it); 3
+# (one process) when a job went without its figure; 2 on a bad argument.
 set -e
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build/native}

@@ -322,11 +322,16 @@ static const char *verdict(int met)
 
 static int no_figure; /* wrong output, a failed op, a share target without a ceiling (exit 3) */
 
-/* "judged KEY WHAT VALUE TARGET" (lib/median_judge.awk), the target exact (15 digits), so
- * that a median over processes is judged as each process judged its own figure. */
+/* "judged KEY WHAT VALUE TARGET" (lib/median_judge.awk), both exact (the value to 17 digits,
+ * the target to 15), so that a median over processes is judged as each process judged its
+ * own figure; a figure that is not a number is not given (exit 3). */
 static void judged_line(const struct job *j, const char *what, double value, double target)
 {
-    printf("  judged %s/%zu/%s@%s~%s %s %.6g %.15g\n", j->alg, j->size,
+    if (!isfinite(value)) { /* no figure: a zero time or clock somewhere */
+        no_figure = 1;
+        return;
+    }
+    printf("  judged %s/%zu/%s@%s~%s %s %.17g %.15g\n", j->alg, j->size,
            j->decrypt ? "dec" : "enc", j->impl, j->against ? j->against : "openssl", what, value,
            target);
 }
@@ -574,6 +579,14 @@ int main(int argc, char **argv)
             if ((p = strstr(s, "/dec")))
                 *p = 0, j.decrypt = 1;
             j.alg = s;
+            /* a name that is not there is a bad argument, not a job UNAVAILABLE here */
+            const char *other = j.against ? j.against : "openssl";
+            if (!registry_find(j.alg, j.impl) || !registry_find(j.alg, other)) {
+                fprintf(stderr, "direct_bench: no impl '%s' of '%s' in this build "
+                        "(`accelscope list` names them)\n",
+                        registry_find(j.alg, j.impl) ? other : j.impl, j.alg);
+                return 2;
+            }
             jobs[nj++] = j;
         }
     }

@@ -16,6 +16,7 @@
  * of issue 4 against hw; with -n, AES-CBC (both ways) and -CTR at 16 B and 16 KiB, >= 1.0
  * (issue 15); with -y portable, the same list without targets. */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,8 +251,8 @@ static int bench(const struct job *j, int repeats, double ms)
     if (j->target)
         printf("  target %.3f %s", j->target, ok ? "ok" : "MISSED");
     printf("\n");
-    if (j->target) /* again for median_runs.sh, which judges medians over processes */
-        printf("  judged %s/%zu/%s@%s~%s ratio %.6g %.15g\n", j->alg, j->size,
+    if (j->target && isfinite(med)) /* again, exact, for median_runs.sh's medians */
+        printf("  judged %s/%zu/%s@%s~%s ratio %.17g %.15g\n", j->alg, j->size,
                j->decrypt ? "dec" : "enc", p->name, o->name, med, j->target);
     fflush(stdout);
     bench_side_free(&sp);

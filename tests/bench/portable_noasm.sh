@@ -23,7 +23,13 @@ set -eu
 cd "$(dirname "$0")/../.."
 target=native
 case ${1:-} in
---i686) target=i686; shift ;;
+--i686)
+    target=i686
+    shift
+    case ${1:-} in
+    -*) echo "portable_noasm.sh: '$1': after --i686, a build directory or nothing" >&2; exit 2 ;;
+    esac
+    ;;
 -*) echo "portable_noasm.sh: '$1': the first argument is --i686 or a build directory" >&2; exit 2 ;;
 esac
 base=${ACCELSCOPE_NOASM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/accelscope/openssl-noasm}
@@ -45,9 +51,6 @@ if [ $target = i686 ]; then
     }
     cache=$base-i686
 fi
-case ${1:-} in
--*) echo "portable_noasm.sh: '$1': after --i686, a build directory or nothing" >&2; exit 2 ;;
-esac
 BUILD=${1:-build/$([ $target = i686 ] && echo i686-linux-gnu || echo native)}
 [ $# -gt 0 ] && shift
 lib=$cache/libcrypto-noasm.so

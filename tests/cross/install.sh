@@ -11,7 +11,7 @@
 #     itself (the engine's workers) and i386 programs run where the kernel cannot.
 # Any step that adds an architecture checks `apt-get update` and removes it again on failure.
 set -u
-. tests/cross/i686.sh # I386_SYSROOT, i686_probe
+. "$(dirname "$0")/i686.sh" # I386_SYSROOT (absolute), i686_probe
 APT="apt-get -o DPkg::Lock::Timeout=600 -o Acquire::Retries=3 -q -y"
 say() { echo "cross-install: $*"; }
 
@@ -60,7 +60,7 @@ fi
 
 # i386 sysroot from a private apt state.
 i386_sysroot() {
-    root=$(cd "$(dirname "$I386_SYSROOT")" 2>/dev/null && pwd)/$(basename "$I386_SYSROOT")
+    root=$I386_SYSROOT
     [ -f "$root/.complete" ] && return 0
     state=$root.apt
     mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/debs" "$root"

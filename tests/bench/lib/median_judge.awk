@@ -3,8 +3,10 @@
 # line ignored; -v runs=N, the processes there were (numbered 1..N). Prints a line per KEY WHAT
 # in the order first seen: the median, every process's value, the verdict. A figure that some
 # process did not give, or gave twice (two jobs under one key), is MISSED whatever its median.
-# Exit 1 when one is missed or none was read.
-$1 == "judged" {
+# A line with a VALUE or TARGET that is not a number (nan, inf, cut short) is not a figure
+# given. Exit 1 when one is missed, 2 when none was read.
+function number(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+$1 == "judged" && NF == 6 && number($5) && number($6) {
     k = $3 " " $4
     if (!(k in n))
         order[++cells] = k
@@ -28,7 +30,7 @@ END {
         med = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
         line = ""
         for (i = 1; i <= m; i++)
-            line = line " " r[k, i]
+            line = line sprintf(" %.6g", r[k, i])
         ok = med >= t[k] + 0 && m == runs && !(k in dup)
         if (!ok)
             miss++
@@ -37,8 +39,8 @@ END {
         printf "%s  median %.6g (processes:%s)  target %g %s\n", k, med, line, t[k] + 0, why
     }
     if (!cells) {
-        print "no figures read: nothing to judge"
-        exit 1
+        print "no judged figures read"
+        exit 2
     }
     exit miss ? 1 : 0
 }
