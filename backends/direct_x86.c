@@ -377,16 +377,17 @@ int direct_x86_gcm_aad_op(void *ctx, const uint8_t *aad, size_t alen, uint8_t *o
     ghash_bytes(c, st.y, aad, alen);
     size_t full = len & ~(size_t)15;
     (c->twopass ? gcm_twopass : gcm_stitched)(c, &st, out, in, full / 16);
-    if (c->decrypt && len > full) /* before an in-place overwrite */
-        ghash_bytes(c, st.y, in + full, len - full);
-    if (len > full) { /* the partial block: key stream ^ input, zero-padded, in registers */
+    if (len > full) { /* the partial block, zero-padded, in registers: read once, before an
+                       * in-place overwrite; its ciphertext hashed from them, not from out */
         uint8_t b[16];
+        block128 x = block_partial(in + full, len - full), y;
         direct_aes_encrypt_block(&c->key, b, st.ctr);
-        block_store(b, (block_load(b) ^ block_partial(in + full, len - full)) &
-                           block_mask(len - full));
+        y = (block_load(b) ^ x) & block_mask(len - full);
+        block_store(b, y);
         memcpy(out + full, b, len - full);
-        if (!c->decrypt)
-            direct_ghash1(st.y, &c->gk, b); /* the ciphertext, not read back from out */
+        if (c->decrypt)
+            block_store(b, x);
+        direct_ghash1(st.y, &c->gk, b);
         wipe(b, sizeof b);
     }
     direct_ghash1(st.y, &c->gk, lens);
