@@ -86,7 +86,7 @@ struct job {
     size_t size;
     double target;       /* minimum direct/against ratio; 0 = report only */
     double ceil_target;  /* minimum % of the ceiling; 0 = report only */
-    const char *against; /* the other side: NULL = "openssl" */
+    const char *against; /* the other side: NULL in defaults[] = "openssl", filled in */
 };
 
 static const struct job defaults[] = {
@@ -332,7 +332,7 @@ static void judged_line(const struct job *j, const char *what, double value, dou
         return;
     }
     printf("  judged %s/%zu/%s@%s~%s %s %.17g %.15g\n", j->alg, j->size,
-           j->decrypt ? "dec" : "enc", j->impl, j->against ? j->against : "openssl", what, value,
+           j->decrypt ? "dec" : "enc", j->impl, j->against, what, value,
            target);
 }
 
@@ -442,7 +442,6 @@ enum run_state { RUN_OK, RUN_UNAVAILABLE, RUN_WRONG, RUN_FAILED };
 struct run {
     enum run_state state;
     char why[300];
-    const char *other;
     struct figures f;
     struct slice *sl; /* k slices, A B A B; fig[i], mhz[i] the readings between them */
     double *fig, *mhz;
@@ -452,8 +451,7 @@ struct run {
 static void measure_job(const struct job *j, struct run *u, int reps, double ms,
                         double slice_ms)
 {
-    u->other = j->against ? j->against : "openssl";
-    const struct impl *d = registry_find(j->alg, j->impl), *o = registry_find(j->alg, u->other);
+    const struct impl *d = registry_find(j->alg, j->impl), *o = registry_find(j->alg, j->against);
     if (!d || !o || d->check(d, u->why, sizeof u->why) || o->check(o, u->why, sizeof u->why)) {
         if (!d || !o)
             snprintf(u->why, sizeof u->why, "%s",
@@ -520,7 +518,7 @@ out:
 static int report_job(const struct job *j, struct run *u, double ref)
 {
     const char *dir = j->decrypt ? "decrypt" : "encrypt";
-    printf("%-12s %-7s %-11s %-17s %6zu", j->alg, dir, j->impl, u->other, j->size);
+    printf("%-12s %-7s %-11s %-17s %6zu", j->alg, dir, j->impl, j->against, j->size);
     switch (u->state) {
     case RUN_UNAVAILABLE:
         printf("  UNAVAILABLE: %s\n", u->why);
@@ -563,7 +561,7 @@ int main(int argc, char **argv)
             static char bufs[64][64];
             char *s = bufs[nj], *p;
             snprintf(s, 64, "%s", argv[i]);
-            struct job j = { .impl = "direct", .size = 16384 };
+            struct job j = { .impl = "direct", .size = 16384, .against = "openssl" };
             if ((p = strchr(s, ':'))) {
                 *p++ = 0;
                 j.size = strtoul(p, &p, 10);
@@ -580,11 +578,10 @@ int main(int argc, char **argv)
                 *p = 0, j.decrypt = 1;
             j.alg = s;
             /* a name that is not there is a bad argument, not a job UNAVAILABLE here */
-            const char *other = j.against ? j.against : "openssl";
-            if (!registry_find(j.alg, j.impl) || !registry_find(j.alg, other)) {
+            if (!registry_find(j.alg, j.impl) || !registry_find(j.alg, j.against)) {
                 fprintf(stderr, "direct_bench: no impl '%s' of '%s' in this build "
                         "(`accelscope list` names them)\n",
-                        registry_find(j.alg, j.impl) ? other : j.impl, j.alg);
+                        registry_find(j.alg, j.impl) ? j.against : j.impl, j.alg);
                 return 2;
             }
             jobs[nj++] = j;
@@ -602,6 +599,8 @@ int main(int argc, char **argv)
     if (!nj) {
         nj = sizeof defaults / sizeof defaults[0];
         memcpy(jobs, defaults, sizeof defaults);
+        for (size_t i = 0; i < nj; i++)
+            jobs[i].against = jobs[i].against ? jobs[i].against : "openssl";
     }
     silicon_measure();
     silicon_describe(stdout);
