@@ -25,12 +25,25 @@
  * state, no MOVDQA first) and last round (VPXOR with the input as memory operand, no MOVDQU)
  * in VEX three-operand form, 16 instructions a group fewer: 0.994-1.011x in three runs (same
  * VM, later that day), within what the same code on both sides reads.
+ * Nor were those the vector issue ports alone: the loads were near their three a cycle too
+ * (about 141 a group: 72 round keys, 32 multiplies' powers, 8 byte-swap masks, 8 counter
+ * steps, 16 blocks of data and a few more). Timing only, the powers from a register read
+ * 1.066x. So the EVEX form now loads each block's power once into %xmm12 (VMOVDQA, then four
+ * VPCLMULQDQ from the register; Y moves to %xmm19), keeps the byte-swap mask in %xmm8 and the
+ * last round key in %xmm21 (one VPXORQ a block with the input as memory operand), and makes
+ * its whitened counters from a table (CTR8VL): about 107 loads and 8 vector ALU instructions
+ * fewer a group. Against the form before (gcm_kernels.sh, AES-128, 16 KiB, Sapphire Rapids
+ * VM, 2026-12-07): 1.066-1.074x; with the counters made as before (VPADDD and VPXOR a block)
+ * 1.014-1.027x, so the table's share is the most, where alone, with the loads still near
+ * their bound, it read 0.988-0.998x.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
  * aligned, as AESENC's legacy-SSE memory operand must be),
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (the EVEX
- * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15).
+ * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power, Y in
+ * %xmm19, P in %xmm20 (CTR8VL), the last round key in %xmm21, %xmm8 the byte-swap mask;
+ * %rax walks CTR8VL's table, the blocks done wait at -32(%rsp)).
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
  * key, %r11d rounds. The next counter block lives in the red zone at -24(%rsp) (16-byte
  * aligned: the kernels are leaves entered with %rsp = 8 mod 16); it steps as GCM's inc32
@@ -52,12 +65,64 @@
 
     .text
 
+/* EVEX form: the whitened counters from a table. While the counter's last byte b takes the
+ * 8 without a carry, block i is P ^ row(b + i): P (%xmm20) the counter with its last byte
+ * cleared, xored with round key 0, row(v) (.Lrows, 256 x 16 bytes) zero but for v in its
+ * last byte; one VPXORQ a block (with its row as memory operand, %rax walking the table)
+ * where a PADDD and a PXOR were, 8 vector ALU instructions a group fewer; b steps in memory
+ * (ADDB). A carry takes CTR8's byte-reversing way, and P and %rax are made anew (CTRP). */
+.macro CTR8VL
+    cmpb    $0xf7, -9(%rsp)
+    ja      2f
+    .irp s, 0, 1, 2, 3, 4, 5, 6, 7
+    vpxorq  16*\s(%rax), %xmm20, %xmm\s
+    .endr
+    addb    $8, -9(%rsp)
+    subq    $-128, %rax
+    jmp     3f
+2:
+    movdqa  -24(%rsp), %xmm0
+    pshufb  %xmm8, %xmm0
+    .irp s, 1, 2, 3, 4, 5, 6, 7
+    vpaddd  .Ld\s(%rip), %xmm0, %xmm\s
+    .endr
+    vpaddd  .Ld8(%rip), %xmm0, %xmm13
+    pshufb  %xmm8, %xmm13
+    movdqa  %xmm13, -24(%rsp)
+    movdqa  (%rdi), %xmm9
+    .irp s, 0, 1, 2, 3, 4, 5, 6, 7
+    pshufb  %xmm8, %xmm\s
+    pxor    %xmm9, %xmm\s
+    .endr
+    CTRP
+3:
+.endm
+
+/* The EVEX form's P (%xmm20) and row pointer (%rax) from the counter at -24(%rsp); scratch
+ * %xmm13; %r10 (the last round key) made again from %rdi and %r11d. */
+.macro CTRP
+    vmovdqa -24(%rsp), %xmm13
+    vpand   .Lnolast(%rip), %xmm13, %xmm13
+    vpxorq  (%rdi), %xmm13, %xmm20
+    movzbl  -9(%rsp), %eax
+    shll    $4, %eax
+    leaq    .Lrows(%rip), %r10
+    addq    %r10, %rax
+    movl    %r11d, %r10d
+    shlq    $4, %r10
+    addq    %rdi, %r10
+.endm
+
 /* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
  * order) moves by 8. While its last byte takes the 8 without a carry (31 groups in 32), PADDD
  * of k << 24 adds k to that byte in place; otherwise the counter is byte-reversed, stepped as
  * a 32-bit integer and reversed back, block by block (the shuffles share AES ports on Zen 3,
  * hence the fast way). */
 .macro CTR8
+    .if VL
+    CTR8VL
+    .exitm
+    .endif
     movdqa  -24(%rsp), %xmm0
     cmpb    $0xf7, -9(%rsp)
     ja      2f
@@ -139,8 +204,9 @@
 /* EVEX form: schoolbook products (four a block, no half-sums), a pair of blocks (odd \j,
  * then \j - 1) added to the sums %xmm16 (low), %xmm17 (high), %xmm18 (middle) at once by
  * VPTERNLOGQ; the odd block works in %xmm13 (data, then its high product), 14 (low), 15 and
- * 9 (middle), the even one in %xmm10, 11, 15 and 9. The multiplies stay VEX (xmm0..15):
- * AVX512VL without VPCLMULQDQ does not give them EVEX. */
+ * 9 (middle), the even one in %xmm10, 11, 15 and 9; the block's power in %xmm12, loaded once
+ * for its four multiplies. The multiplies stay VEX (xmm0..15): AVX512VL without VPCLMULQDQ
+ * does not give them EVEX. */
 .macro GMULP part, j, src, disp, kb, start
     .if \j % 2
     GMULV   \part, \j, \src, \disp, \kb, \start, 13, 14
@@ -152,17 +218,18 @@
 .macro GMULV part, j, src, disp, kb, start, a, l
     .if \part == 0
     vmovdqu \disp+16*\j(\src), %xmm\a
-    vpshufb .Lgbswap(%rip), %xmm\a, %xmm\a
+    vpshufb %xmm8, %xmm\a, %xmm\a
+    vmovdqa 768+16*(\kb+\j)(%rsi), %xmm12
     .if \j == 0 && \start
-    vpxor   %xmm12, %xmm\a, %xmm\a
+    vpxorq  %xmm19, %xmm\a, %xmm\a
     .endif
     .elseif \part == 1
-    vpclmulqdq $0x00, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm\l
+    vpclmulqdq $0x00, %xmm12, %xmm\a, %xmm\l
     .elseif \part == 2
-    vpclmulqdq $0x01, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm15
-    vpclmulqdq $0x10, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm9
+    vpclmulqdq $0x01, %xmm12, %xmm\a, %xmm15
+    vpclmulqdq $0x10, %xmm12, %xmm\a, %xmm9
     .else
-    vpclmulqdq $0x11, 768+16*(\kb+\j)(%rsi), %xmm\a, %xmm\a
+    vpclmulqdq $0x11, %xmm12, %xmm\a, %xmm\a
     .if \j == 7 && \start
     vpxorq  %xmm15, %xmm9, %xmm18
     .else
@@ -253,8 +320,12 @@
  * once; the group's stores after all its loads (VLAST, vaes-common.inc, says why). */
 .macro LAST8
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    .if VL
+    vpxorq  16*\j(%r8), %xmm21, %xmm13
+    .else
     movdqu  16*\j(%r8), %xmm13
     pxor    %xmm8, %xmm13
+    .endif
     aesenclast %xmm13, %xmm\j
     .endr
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
@@ -284,7 +355,9 @@
     AESR    192
     AESR    208
 1:
+    .if !VL
     movdqa  (%r10), %xmm8
+    .endif
     LAST8
 .endm
 
@@ -295,9 +368,9 @@
     subq    $8, %r9
 .endm
 
-/* The sums to Y (%xmm12), scratch %xmm0 (and %xmm9 in the EVEX form). The Karatsuba middle
- * made whole (mid ^= lo ^ hi); the powers being H^i * x (hsh), no shift is left to do, and
- * the 256-bit product
+/* The sums to Y (%xmm12; the EVEX form: %xmm19, scratch %xmm9 too), scratch %xmm0. The
+ * Karatsuba middle made whole (mid ^= lo ^ hi); the powers being H^i * x (hsh), no shift is
+ * left to do, and the 256-bit product
  * [hi:mid:lo] folds in two steps, lo into mid, then mid into hi, each a carry-less multiply
  * by x^128 mod the field polynomial's reflected top, 0xc2 << 56 (.Lpoly's high qword), and
  * a swap of halves, as ZGREDUCE of aes-gcm-vaes512.S. Splitting mid into lo and hi first
@@ -318,7 +391,7 @@
     vpclmulqdq $0x10, .Lpoly(%rip), %xmm0, %xmm0
     vpshufd $0x4e, %xmm18, %xmm9
     vpternlogq $0x96, %xmm0, %xmm9, %xmm17
-    vmovdqa64 %xmm17, %xmm12
+    vmovdqa64 %xmm17, %xmm19
 .endm
 .else
 .macro GREDUCE
@@ -354,10 +427,20 @@
     movdqa  %xmm0, -24(%rsp)
     movdqu  16(%rdx), %xmm12
     pshufb  .Lgbswap(%rip), %xmm12
+    .if VL
+    vmovdqa64 %xmm12, %xmm19
+    movq    %rax, -32(%rsp)             /* %rax walks .Lrows (CTR8VL) */
+    CTRP
+    vmovdqa64 (%r10), %xmm21
+    movdqa  .Lgbswap(%rip), %xmm8
+    .endif
 .endm
 
 /* State back to GCM byte order; no key stream or key left in registers. */
 .macro LEAVE
+    .if VL
+    vmovdqa64 %xmm19, %xmm12
+    .endif
     movdqa  -24(%rsp), %xmm0
     movdqu  %xmm0, (%rdx)
     pshufb  .Lgbswap(%rip), %xmm12
@@ -376,6 +459,10 @@
     vpxorq  %xmm16, %xmm16, %xmm16
     vpxorq  %xmm17, %xmm17, %xmm17
     vpxorq  %xmm18, %xmm18, %xmm18
+    vpxorq  %xmm19, %xmm19, %xmm19
+    vpxorq  %xmm20, %xmm20, %xmm20
+    vpxorq  %xmm21, %xmm21, %xmm21
+    movq    -32(%rsp), %rax
     .endif
 .endm
 
@@ -464,5 +551,15 @@ direct_ghash1:
 .Lb6:   .long 0, 0, 0, 6 << 24
 .Lb7:   .long 0, 0, 0, 7 << 24
 .Lb8:   .long 0, 0, 0, 8 << 24
+.if VL
+.Lnolast: .byte 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0
+    .p2align 6
+.Lrows:
+    .set    v, 0
+    .rept   256
+    .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, v
+    .set    v, v + 1
+    .endr
+.endif
 
     .section .note.GNU-stack, "", @progbits
