@@ -31,23 +31,22 @@
  * 1.066x. So the EVEX form now loads each block's power once into %xmm12 (VMOVDQA, then four
  * VPCLMULQDQ from the register; Y moves to %xmm19), keeps the byte-swap mask in %xmm8 and the
  * last round key in %xmm21 (one VPXORQ a block with the input as memory operand), and makes
- * its whitened counters from a table (CTR8VL): about 107 loads and 8 vector ALU instructions
- * fewer a group. Against the form before (gcm_kernels.sh, AES-128, 16 KiB, Sapphire Rapids
- * VM, 2026-12-07): 1.066-1.074x; with the counters made as before (VPADDD and VPXOR a block)
- * 1.014-1.027x, so the table's share is the most, where alone, with the loads still near
- * their bound, it read 0.988-0.998x.
+ * its whitened counters from a table (CTR8VL): about 107 loads a group, from 141, and 8
+ * vector ALU instructions fewer. Against the form before (gcm_kernels.sh, AES-128, 16 KiB,
+ * Sapphire Rapids VM, 2026-12-07): 1.066-1.074x; with the counters made as before (VPADDD
+ * and VPXOR a block) 1.014-1.027x, so the table's share is the most, where alone, with the
+ * loads still near their bound, it read 0.988-0.998x.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
  * aligned, as AESENC's legacy-SSE memory operand must be),
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (the EVEX
  * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power, Y in
- * %xmm19, P in %xmm20 (CTR8VL), the last round key in %xmm21, %xmm8 the byte-swap mask;
- * %rax walks CTR8VL's table, the blocks done wait at -32(%rsp)).
+ * %xmm19, P in %xmm20 (CTR8VL), the last round key in %xmm21, %xmm8 the byte-swap mask).
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
- * key, %r11d rounds. The next counter block lives in the red zone at -24(%rsp) (16-byte
- * aligned: the kernels are leaves entered with %rsp = 8 mod 16); it steps as GCM's inc32
- * (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
+ * key (the EVEX form: CTR8VL's row), %r11d rounds. The next counter block lives in the red
+ * zone at -24(%rsp) (16-byte aligned: the kernels are leaves entered with %rsp = 8 mod 16);
+ * it steps as GCM's inc32 (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
@@ -68,17 +67,20 @@
 /* EVEX form: the whitened counters from a table. While the counter's last byte b takes the
  * 8 without a carry, block i is P ^ row(b + i): P (%xmm20) the counter with its last byte
  * cleared, xored with round key 0, row(v) (.Lrows, 256 x 16 bytes) zero but for v in its
- * last byte; one VPXORQ a block (with its row as memory operand, %rax walking the table)
- * where a PADDD and a PXOR were, 8 vector ALU instructions a group fewer; b steps in memory
- * (ADDB). A carry takes CTR8's byte-reversing way, and P and %rax are made anew (CTRP). */
+ * last byte; one VPXORQ a block (with its row as memory operand, %r10 walking the table)
+ * where a PADDD and a PXOR were, 8 vector ALU instructions a group fewer. The row is chosen
+ * by the counter, which is public (the IV and the blocks done), so no secret picks a cache
+ * line. b steps in memory (ADDB): the counter there stays whole for the carry's way and for
+ * LEAVE. A carry (b > 0xf7) takes CTR8's byte-reversing way; b then wraps to b + 8 - 256,
+ * so %r10 moves by 128 - 4096, and P is made anew (CTRP). */
 .macro CTR8VL
     cmpb    $0xf7, -9(%rsp)
     ja      2f
     .irp s, 0, 1, 2, 3, 4, 5, 6, 7
-    vpxorq  16*\s(%rax), %xmm20, %xmm\s
+    vpxorq  16*\s(%r10), %xmm20, %xmm\s
     .endr
     addb    $8, -9(%rsp)
-    subq    $-128, %rax
+    subq    $-128, %r10
     jmp     3f
 2:
     movdqa  -24(%rsp), %xmm0
@@ -89,28 +91,22 @@
     vpaddd  .Ld8(%rip), %xmm0, %xmm13
     pshufb  %xmm8, %xmm13
     movdqa  %xmm13, -24(%rsp)
-    movdqa  (%rdi), %xmm9
+    vmovdqa64 (%rdi), %xmm20
     .irp s, 0, 1, 2, 3, 4, 5, 6, 7
     pshufb  %xmm8, %xmm\s
-    pxor    %xmm9, %xmm\s
+    vpxorq  %xmm20, %xmm\s, %xmm\s
     .endr
+    subq    $4096 - 128, %r10
     CTRP
 3:
 .endm
 
-/* The EVEX form's P (%xmm20) and row pointer (%rax) from the counter at -24(%rsp); scratch
- * %xmm13; %r10 (the last round key) made again from %rdi and %r11d. */
+/* The EVEX form's P (%xmm20) from the counter at -24(%rsp), %r10 at the row of its last
+ * byte: that row's XOR clears the byte. Scratch %xmm13. */
 .macro CTRP
     vmovdqa -24(%rsp), %xmm13
-    vpand   .Lnolast(%rip), %xmm13, %xmm13
+    vpxorq  (%r10), %xmm13, %xmm13
     vpxorq  (%rdi), %xmm13, %xmm20
-    movzbl  -9(%rsp), %eax
-    shll    $4, %eax
-    leaq    .Lrows(%rip), %r10
-    addq    %r10, %rax
-    movl    %r11d, %r10d
-    shlq    $4, %r10
-    addq    %rdi, %r10
 .endm
 
 /* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
@@ -412,7 +408,7 @@
 .endif
 
 /* Entry: blocks done (nblocks & ~7) in %rax and %r9, key pointers, counter and Y loaded;
- * returns through .Lgdone's caller-side label \out when there is nothing to do. */
+ * jumps to \out (the kernel's RET) when there is nothing to do. */
 .macro ENTRY out
     endbr64
     movq    %r9, %rax
@@ -429,9 +425,13 @@
     pshufb  .Lgbswap(%rip), %xmm12
     .if VL
     vmovdqa64 %xmm12, %xmm19
-    movq    %rax, -32(%rsp)             /* %rax walks .Lrows (CTR8VL) */
+    vmovdqa64 (%r10), %xmm21            /* the last round key; %r10 then walks .Lrows */
+    leaq    .Lrows(%rip), %r10
+    movzbl  -9(%rsp), %eax
+    shll    $4, %eax
+    addq    %rax, %r10
+    movq    %r9, %rax                   /* blocks done, again */
     CTRP
-    vmovdqa64 (%r10), %xmm21
     movdqa  .Lgbswap(%rip), %xmm8
     .endif
 .endm
@@ -462,7 +462,6 @@
     vpxorq  %xmm19, %xmm19, %xmm19
     vpxorq  %xmm20, %xmm20, %xmm20
     vpxorq  %xmm21, %xmm21, %xmm21
-    movq    -32(%rsp), %rax
     .endif
 .endm
 
@@ -552,13 +551,12 @@ direct_ghash1:
 .Lb7:   .long 0, 0, 0, 7 << 24
 .Lb8:   .long 0, 0, 0, 8 << 24
 .if VL
-.Lnolast: .byte 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0
     .p2align 6
 .Lrows:
-    .set    v, 0
+    .set    .Lrowv, 0
     .rept   256
-    .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, v
-    .set    v, v + 1
+    .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv
+    .set    .Lrowv, .Lrowv + 1
     .endr
 .endif
 
