@@ -35,7 +35,11 @@
  * vector ALU instructions fewer. Against the form before (gcm_kernels.sh, AES-128, 16 KiB,
  * Sapphire Rapids VM, 2026-12-07): 1.066-1.074x; with the counters made as before (VPADDD
  * and VPXOR a block) 1.014-1.027x, so the table's share is the most, where alone, with the
- * loads still near their bound, it read 0.988-0.998x.
+ * loads still near their bound, it read 0.988-0.998x. What is left is the vector ALU work
+ * (per group 80 AESENC, 33 VPCLMULQDQ and about 42 others on three ports: 52 cycles, the
+ * kernel about 55): timing only, four of CTR8VL's eight VPXORQ made plain loads read
+ * 1.015-1.027x, the most that counters made two a ymm register into a stack buffer and
+ * loaded from it could win, less their stores and the buffer's wipe; not built.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
