@@ -42,6 +42,10 @@
  * ops untimed, finding no more calm time per second than slicing on does, and would tilt the
  * all-slice figures towards calm time. Instead a job runs up to twice its rounds while a side
  * has fewer than CALM_WANT calm slices.
+ * The calm line also gives the calm slices' median clock against the ceiling's, and the share
+ * of them read under it: those were shared at the ceiling's clock (ceil_at), so a share that
+ * falls with the host's clock says so (Sapphire Rapids VM, 2026-12-07, one process: slices
+ * at 3592-3692 MHz, the ceiling at 3992, every slice shared at it; ymm and zmm GCM 77 %).
  * The figures judged before are kept on each job's first line, so nothing is hidden, taken
  * from the same slices (a round of them stands for a batch of old): per round (~MS ms of
  * slices a side) a side's MB/s over all its slices; a ratio the median of the rounds' ratios,
@@ -244,6 +248,8 @@ struct figures {
     int cnt[2], npairs, nslices[2];
     double cratio;          /* median direct/other over adjacent calm pairs; 0 = no pair */
     double cshare[2];       /* median % of the ceiling over a side's calm slices; 0 = none */
+    double cmhz;            /* median clock of the calm slices (both sides), MHz; 0 = none */
+    double cunder;          /* % of them read under ceil_mhz, so shared at ceil_mhz */
     double ceil, ceil_mhz;  /* MB/s at the core clock ceil_mhz (best_ceiling, once all jobs
                              * have run) */
     int hasceil;
@@ -399,6 +405,11 @@ static int print_job(const struct job *j, struct figures *f)
     }
     if (target <= 0 && j->ceil_target > 0)
         printf(" (ceiling >= %.0f%% is for CPUs without VAES: not judged here)", j->ceil_target);
+    /* what ceil_at did: a share taken at the ceiling's clock, not its slice's, is lower by
+     * the ratio of the two; a run whose slices mostly read under it may miss for the clock */
+    if (f->hasceil && f->cmhz > 0)
+        printf("; clock: calm slices' median %.0f MHz, the ceiling's %.0f (%.0f%% of them under "
+               "it, shared at it)", f->cmhz, f->ceil_mhz, f->cunder);
     printf("\n");
     if (judged)
         enough ? calm_jobs++ : fallback_jobs++;
@@ -415,11 +426,11 @@ static int print_job(const struct job *j, struct figures *f)
 /* Medians of the calm slices (judge_calm marked them) into f. */
 static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
 {
-    double *pr = malloc((n + 1) * sizeof *pr), *sh[2];
-    int m[2] = { 0, 0 };
+    double *pr = malloc((n + 1) * sizeof *pr), *sh[2], *clk = malloc((n + 1) * sizeof *clk);
+    int m[2] = { 0, 0 }, nclk = 0, under = 0;
     sh[0] = malloc((n + 1) * sizeof *sh[0]);
     sh[1] = malloc((n + 1) * sizeof *sh[1]);
-    if (!pr || !sh[0] || !sh[1])
+    if (!pr || !sh[0] || !sh[1] || !clk)
         abort();
     f->npairs = 0;
     for (size_t k = 0; k + 1 < n; k++) {
@@ -429,12 +440,16 @@ static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
         pr[f->npairs++] = (d->bytes / d->sec) / (o->bytes / o->sec);
     }
     for (size_t k = 0; k < n && f->hasceil; k++)
-        if (sl[k].calm)
+        if (sl[k].calm) {
             sh[k % 2][m[k % 2]++] = 100 * (sl[k].bytes / sl[k].sec / 1e6) / ceil_at(f, sl[k].mhz);
+            clk[nclk++] = sl[k].mhz, under += sl[k].mhz < f->ceil_mhz;
+        }
     f->cratio = f->npairs ? bench_median(pr, f->npairs) : 0;
     for (int s = 0; s < 2; s++)
         f->cshare[s] = m[s] ? bench_median(sh[s], m[s]) : 0;
-    free(pr), free(sh[0]), free(sh[1]);
+    f->cmhz = nclk ? bench_median(clk, nclk) : 0;
+    f->cunder = nclk ? 100.0 * under / nclk : 0;
+    free(pr), free(sh[0]), free(sh[1]), free(clk);
 }
 
 /* One job's measurement, kept until the run's reference is known. */
@@ -615,8 +630,10 @@ int main(int argc, char **argv)
            "reading around it more than %.0f %% under the run's load reference, below; all jobs "
            "are judged once the run is done, against one reference): their share, the median "
            "ratio of adjacent calm pairs, each side's median share of the ceiling at its "
-           "slice's clock (or the ceiling's, if higher). Targets are judged on the calm figures "
-           "(>= %d calm slices a side and %d pairs), else on all slices' medians at the clock.\n",
+           "slice's clock (or the ceiling's, if higher), then the calm slices' median clock "
+           "and how many were shared at the ceiling's clock for reading under it. Targets are "
+           "judged on the calm figures (>= %d calm slices a side and %d pairs), else on all "
+           "slices' medians at the clock.\n",
            reps, 2 * reps, CALM_WANT, ms, slice_ms, 100 * STATS_LOAD_TOL, CALM_MIN, CALM_MIN);
     static struct run runs[64];
     fflush(stdout);
