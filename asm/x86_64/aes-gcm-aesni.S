@@ -37,19 +37,24 @@
  * and VPXOR a block) 1.014-1.027x, so the table's share is the most, where alone, with the
  * loads still near their bound, it read 0.988-0.998x. What is left is the vector ALU work
  * (per group 80 AESENC, 33 VPCLMULQDQ and about 42 others on three ports: 52 cycles, the
- * kernel about 55): timing only, four of CTR8VL's eight VPXORQ made plain loads read
- * 1.015-1.027x, the most that counters made two a ymm register into a stack buffer and
- * loaded from it could win, less their stores and the buffer's wipe; not built.
+ * kernel about 55). Timing only, four of CTR8VL's eight VPXORQ made plain loads read
+ * 1.015-1.027x; so the counters are now made two a ymm register (four VPXORQ a group) into
+ * a 128-byte buffer in a stack frame and loaded from it by the AES states, a group ahead
+ * (CTRBUF): 1.013-1.019x in three runs of 21 repeats, 0.997-1.044x (median 1.018) over 32
+ * output offsets; made in the group that loads them, the stores' forwarding delayed each
+ * group's first rounds: 0.970-0.980x.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
  * aligned, as AESENC's legacy-SSE memory operand must be),
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (the EVEX
  * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power, Y in
- * %xmm19, P in %xmm20 (CTR8VL), the last round key in %xmm21, %xmm8 the byte-swap mask).
+ * %xmm19, P in %xmm20 (both lanes of %ymm20: CTR8VL), the last round key in %xmm21, %xmm8
+ * the byte-swap mask, %ymm22..25 CTRBUF's scratch).
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
  * key (the EVEX form: CTR8VL's row), %r11d rounds. The next counter block lives in the red
- * zone at -24(%rsp) (16-byte aligned: the kernels are leaves entered with %rsp = 8 mod 16);
+ * zone at -24(%rsp) (16-byte aligned: the kernels are leaves entered with %rsp = 8 mod 16;
+ * the EVEX form: at 128(%rsp) in a 152-byte frame, CTRBUF's counters at 0..127(%rsp));
  * it steps as GCM's inc32 (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
@@ -65,36 +70,44 @@
 #define GCM_DEC direct_aes_gcm_dec
 #endif
     .set    VL, GCM_VL
+/* The counter's place: the red zone, or in the EVEX form the frame ENTRY makes (CTR8VL) */
+.if VL
+    .set    CTRO, 128
+.else
+    .set    CTRO, -24
+.endif
 
     .text
 
 /* EVEX form: the whitened counters from a table. While the counter's last byte b takes the
  * 8 without a carry, block i is P ^ row(b + i): P (%xmm20) the counter with its last byte
  * cleared, xored with round key 0, row(v) (.Lrows, 256 x 16 bytes) zero but for v in its
- * last byte; one VPXORQ a block (with its row as memory operand, %r10 walking the table)
- * where a PADDD and a PXOR were, 8 vector ALU instructions a group fewer. The row is chosen
- * by the counter, which is public (the IV and the blocks done), so no secret picks a cache
- * line. b steps in memory (ADDB): the counter there stays whole for the carry's way and for
- * LEAVE. A carry (b > 0xf7) takes CTR8's byte-reversing way; b then wraps to b + 8 - 256,
- * so %r10 moves by 128 - 4096, and P is made anew (CTRP). */
+ * last byte; one VPXORQ a block pair (with its two rows as memory operand, %r10 walking the
+ * table) where a PADDD and a PXOR a block were, made a group ahead into the frame (CTRBUF)
+ * and loaded from there into the states, 12 vector ALU instructions a group fewer. The row
+ * is chosen by the counter, which is public (the IV and the blocks done), so no secret picks
+ * a cache line. b steps in memory (ADDB): the counter there stays whole for the carry's way
+ * and for LEAVE. A carry (b > 0xf7) takes CTR8's byte-reversing way; b then wraps to
+ * b + 8 - 256, so %r10 moves by 128 - 4096, and P and the buffer are made anew (CTRP). */
 .macro CTR8VL
-    cmpb    $0xf7, -9(%rsp)
+    cmpb    $0xf7, CTRO+15(%rsp)
     ja      2f
     .irp s, 0, 1, 2, 3, 4, 5, 6, 7
-    vpxorq  16*\s(%r10), %xmm20, %xmm\s
+    vmovdqa 16*\s(%rsp), %xmm\s
     .endr
-    addb    $8, -9(%rsp)
+    addb    $8, CTRO+15(%rsp)
     subq    $-128, %r10
+    CTRBUF
     jmp     3f
 2:
-    movdqa  -24(%rsp), %xmm0
+    movdqa  CTRO(%rsp), %xmm0
     pshufb  %xmm8, %xmm0
     .irp s, 1, 2, 3, 4, 5, 6, 7
     vpaddd  .Ld\s(%rip), %xmm0, %xmm\s
     .endr
     vpaddd  .Ld8(%rip), %xmm0, %xmm13
     pshufb  %xmm8, %xmm13
-    movdqa  %xmm13, -24(%rsp)
+    movdqa  %xmm13, CTRO(%rsp)
     vmovdqa64 (%rdi), %xmm20
     .irp s, 0, 1, 2, 3, 4, 5, 6, 7
     pshufb  %xmm8, %xmm\s
@@ -105,12 +118,26 @@
 3:
 .endm
 
-/* The EVEX form's P (%xmm20) from the counter at -24(%rsp), %r10 at the row of its last
- * byte: that row's XOR clears the byte. Scratch %xmm13. */
+/* The EVEX form's P (%xmm20, and %ymm20's upper lane) from the counter at CTRO(%rsp), %r10
+ * at the row of its last byte: that row's XOR clears the byte; then that group's counters
+ * (CTRBUF). Scratch %xmm13. */
 .macro CTRP
-    vmovdqa -24(%rsp), %xmm13
+    vmovdqa CTRO(%rsp), %xmm13
     vpxorq  (%r10), %xmm13, %xmm13
     vpxorq  (%rdi), %xmm13, %xmm20
+    vinserti32x4 $1, %xmm20, %ymm20, %ymm20
+    CTRBUF
+.endm
+
+/* The whitened counters of the group at %r10's row, two a ymm register, into the frame
+ * (0..127(%rsp)), a group before they are loaded: stored in the group that loads them, they
+ * reached the loads late (the header's figures). Rows past 255 are read when the next group
+ * carries, and go unused: the table has 8 more. */
+.macro CTRBUF
+    .irp s, 22, 23, 24, 25
+    vpxorq  32*(\s-22)(%r10), %ymm20, %ymm\s
+    vmovdqu64 %ymm\s, 32*(\s-22)(%rsp)
+    .endr
 .endm
 
 /* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
@@ -418,20 +445,23 @@
     movq    %r9, %rax
     andq    $-8, %rax
     jz      \out
+    .if VL
+    subq    $152, %rsp                  /* CTRBUF's 128 bytes, the counter, 8 to align them */
+    .endif
     movq    %rax, %r9
     movl    240(%rdi), %r11d
     movl    %r11d, %r10d
     shlq    $4, %r10
     addq    %rdi, %r10
     movdqu  (%rdx), %xmm0
-    movdqa  %xmm0, -24(%rsp)
+    movdqa  %xmm0, CTRO(%rsp)
     movdqu  16(%rdx), %xmm12
     pshufb  .Lgbswap(%rip), %xmm12
     .if VL
     vmovdqa64 %xmm12, %xmm19
     vmovdqa64 (%r10), %xmm21            /* the last round key; %r10 then walks .Lrows */
     leaq    .Lrows(%rip), %r10
-    movzbl  -9(%rsp), %eax
+    movzbl  CTRO+15(%rsp), %eax
     shll    $4, %eax
     addq    %rax, %r10
     movq    %r9, %rax                   /* blocks done, again */
@@ -440,12 +470,13 @@
     .endif
 .endm
 
-/* State back to GCM byte order; no key stream or key left in registers. */
+/* State back to GCM byte order; no key stream or key left in registers, nor in the EVEX
+ * form's frame (its whitened counters), which it pops. */
 .macro LEAVE
     .if VL
     vmovdqa64 %xmm19, %xmm12
     .endif
-    movdqa  -24(%rsp), %xmm0
+    movdqa  CTRO(%rsp), %xmm0
     movdqu  %xmm0, (%rdx)
     pshufb  .Lgbswap(%rip), %xmm12
     movdqu  %xmm12, 16(%rdx)
@@ -466,6 +497,11 @@
     vpxorq  %xmm19, %xmm19, %xmm19
     vpxorq  %xmm20, %xmm20, %xmm20
     vpxorq  %xmm21, %xmm21, %xmm21
+    .irp s, 22, 23, 24, 25
+    vpxorq  %xmm\s, %xmm\s, %xmm\s
+    vmovdqu64 %ymm20, 32*(\s-22)(%rsp)
+    .endr
+    addq    $152, %rsp
     .endif
 .endm
 
@@ -558,8 +594,8 @@ direct_ghash1:
     .p2align 6
 .Lrows:
     .set    .Lrowv, 0
-    .rept   256
-    .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv
+    .rept   264
+    .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv & 0xff
     .set    .Lrowv, .Lrowv + 1
     .endr
 .endif
