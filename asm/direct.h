@@ -135,8 +135,10 @@ size_t direct_aes_gcm_dec(const struct direct_aes_key *k, const struct direct_gh
                           size_t nblocks);
 /* aes-gcm-aesni-vl.S: those two in EVEX form (also AVX, AVX512F, AVX512VL, the opmask and
  * ZMM state in XCR0): schoolbook products added a pair of blocks at a time by VPTERNLOGQ into
- * sums in %xmm16..18; the same contract, reading only hsh of the key (no half-sums). %xmm16..18
- * are used and zeroed before returning. */
+ * sums in %xmm16..18; the same contract, reading only hsh of the key (no half-sums). %zmm16..25
+ * are used and zeroed before returning; a call of a group or more makes a frame of up to 168
+ * bytes below its return address (%rbp pushed, 32-byte aligned), whose whitened counters it
+ * wipes. */
 size_t direct_aes_gcm_enc_vl(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
                              struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
                              size_t nblocks);

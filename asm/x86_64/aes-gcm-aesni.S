@@ -54,7 +54,8 @@
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
  * key (the EVEX form: CTR8VL's row), %r11d rounds. The next counter block lives in the red
  * zone at -24(%rsp) (16-byte aligned: the kernels are leaves entered with %rsp = 8 mod 16;
- * the EVEX form: at 128(%rsp) in a 152-byte frame, CTRBUF's counters at 0..127(%rsp));
+ * the EVEX form: at 128(%rsp) in a frame below a pushed %rbp, 32-byte aligned, CTRBUF's
+ * counters at 0..127(%rsp));
  * it steps as GCM's inc32 (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
@@ -81,7 +82,7 @@
 
 /* EVEX form: the whitened counters from a table. While the counter's last byte b takes the
  * 8 without a carry, block i is P ^ row(b + i): P (%xmm20) the counter with its last byte
- * cleared, xored with round key 0, row(v) (.Lrows, 256 x 16 bytes) zero but for v in its
+ * cleared, xored with round key 0, row(v) (.Lrows, 16 bytes a row) zero but for v in its
  * last byte; one VPXORQ a block pair (with its two rows as memory operand, %r10 walking the
  * table) where a PADDD and a PXOR a block were, made a group ahead into the frame (CTRBUF)
  * and loaded from there into the states, 12 vector ALU instructions a group fewer. The row
@@ -120,7 +121,7 @@
 
 /* The EVEX form's P (%xmm20, and %ymm20's upper lane) from the counter at CTRO(%rsp), %r10
  * at the row of its last byte: that row's XOR clears the byte; then that group's counters
- * (CTRBUF). Scratch %xmm13. */
+ * (CTRBUF). Scratch %xmm13 and CTRBUF's. */
 .macro CTRP
     vmovdqa CTRO(%rsp), %xmm13
     vpxorq  (%r10), %xmm13, %xmm13
@@ -136,7 +137,7 @@
 .macro CTRBUF
     .irp s, 22, 23, 24, 25
     vpxorq  32*(\s-22)(%r10), %ymm20, %ymm\s
-    vmovdqu64 %ymm\s, 32*(\s-22)(%rsp)
+    vmovdqa64 %ymm\s, 32*(\s-22)(%rsp)
     .endr
 .endm
 
@@ -150,8 +151,8 @@
     CTR8VL
     .exitm
     .endif
-    movdqa  -24(%rsp), %xmm0
-    cmpb    $0xf7, -9(%rsp)
+    movdqa  CTRO(%rsp), %xmm0
+    cmpb    $0xf7, CTRO+15(%rsp)
     ja      2f
     movdqa  %xmm0, %xmm1
     paddd   .Lb1(%rip), %xmm1
@@ -169,7 +170,7 @@
     paddd   .Lb7(%rip), %xmm7
     movdqa  %xmm0, %xmm13
     paddd   .Lb8(%rip), %xmm13
-    movdqa  %xmm13, -24(%rsp)
+    movdqa  %xmm13, CTRO(%rsp)
     jmp     3f
 2:
     movdqa  .Lgbswap(%rip), %xmm8
@@ -191,7 +192,7 @@
     movdqa  %xmm0, %xmm13
     paddd   .Ld8(%rip), %xmm13
     pshufb  %xmm8, %xmm13
-    movdqa  %xmm13, -24(%rsp)
+    movdqa  %xmm13, CTRO(%rsp)
     pshufb  %xmm8, %xmm0
     pshufb  %xmm8, %xmm1
     pshufb  %xmm8, %xmm2
@@ -445,8 +446,14 @@
     movq    %r9, %rax
     andq    $-8, %rax
     jz      \out
-    .if VL
-    subq    $152, %rsp                  /* CTRBUF's 128 bytes, the counter, 8 to align them */
+    .if VL                              /* a frame for CTRBUF's 128 bytes and the counter, */
+    pushq   %rbp                        /* 32-byte aligned: a ymm store there never splits */
+    .cfi_adjust_cfa_offset 8            /* a cache line, whatever the caller's depth */
+    .cfi_offset %rbp, -16
+    movq    %rsp, %rbp
+    .cfi_def_cfa_register %rbp
+    subq    $144, %rsp
+    andq    $-32, %rsp
     .endif
     movq    %rax, %r9
     movl    240(%rdi), %r11d
@@ -471,7 +478,8 @@
 .endm
 
 /* State back to GCM byte order; no key stream or key left in registers, nor in the EVEX
- * form's frame (its whitened counters), which it pops. */
+ * form's frame (its whitened counters), which it pops. (Products of Y with powers of H stay
+ * in %xmm9..11, 14 and 15, as direct_ghash1 says why.) */
 .macro LEAVE
     .if VL
     vmovdqa64 %xmm19, %xmm12
@@ -499,9 +507,12 @@
     vpxorq  %xmm21, %xmm21, %xmm21
     .irp s, 22, 23, 24, 25
     vpxorq  %xmm\s, %xmm\s, %xmm\s
-    vmovdqu64 %ymm20, 32*(\s-22)(%rsp)
+    vmovdqa64 %ymm20, 32*(\s-22)(%rsp)
     .endr
-    addq    $152, %rsp
+    movq    %rbp, %rsp
+    popq    %rbp
+    .cfi_def_cfa %rsp, 8
+    .cfi_restore %rbp
     .endif
 .endm
 
@@ -517,11 +528,17 @@
     .type   GCM_ENC, @function
     .p2align 4
 GCM_ENC:
+    .if VL
+    .cfi_startproc
+    .endif
     ENTRY   .Lge_ret
     GCM_ENC_LAG2 GROUP, NEXT, GHASH8, GREDUCE, 128, 0, 8
     LEAVE
 .Lge_ret:
     ret
+    .if VL
+    .cfi_endproc
+    .endif
     .size   GCM_ENC, .-GCM_ENC
 
 /* size_t direct_aes_gcm_dec(k, gk, st, out, in, nblocks): as _enc, hashing the input, two
@@ -530,11 +547,17 @@ GCM_ENC:
     .type   GCM_DEC, @function
     .p2align 4
 GCM_DEC:
+    .if VL
+    .cfi_startproc
+    .endif
     ENTRY   .Lgd_ret
     GCM_DEC_LOOP GROUP, NEXT, GREDUCE, 128, 0, 8
     LEAVE
 .Lgd_ret:
     ret
+    .if VL
+    .cfi_endproc
+    .endif
     .size   GCM_DEC, .-GCM_DEC
 
 .if !VL
@@ -598,6 +621,9 @@ direct_ghash1:
     .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv & 0xff
     .set    .Lrowv, .Lrowv + 1
     .endr
+    .if . - .Lrows != 16 * (0xf7 + 15 + 1) + 16 /* CTRBUF reads up to row b + 15, b <= 0xf7 */
+    .error "CTRBUF's rows"
+    .endif
 .endif
 
     .section .note.GNU-stack, "", @progbits
