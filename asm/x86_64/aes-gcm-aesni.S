@@ -133,7 +133,7 @@
 /* The whitened counters of the group at %r10's row, two a ymm register, into the frame
  * (0..127(%rsp)), a group before they are loaded: stored in the group that loads them, they
  * reached the loads late (the header's figures). Rows past 255 are read when the next group
- * carries, and go unused: the table has 8 more. */
+ * carries, and go unused: the table has those 7 more. */
 .macro CTRBUF
     .irp s, 22, 23, 24, 25
     vpxorq  32*(\s-22)(%r10), %ymm20, %ymm\s
@@ -478,8 +478,9 @@
 .endm
 
 /* State back to GCM byte order; no key stream or key left in registers, nor in the EVEX
- * form's frame (its whitened counters), which it pops. (Products of Y with powers of H stay
- * in %xmm9..11, 14 and 15, as direct_ghash1 says why.) */
+ * form's frame (its whitened counters), which it pops. %xmm9..11, 14 and 15 keep the last
+ * blocks' products by powers of H and reduction terms, %xmm12 Y as stored: not wiped, as in
+ * direct_ghash1. */
 .macro LEAVE
     .if VL
     vmovdqa64 %xmm19, %xmm12
@@ -617,12 +618,13 @@ direct_ghash1:
     .p2align 6
 .Lrows:
     .set    .Lrowv, 0
-    .rept   264
+    .rept   0x106 + 1
     .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv & 0xff
     .set    .Lrowv, .Lrowv + 1
     .endr
-    .if . - .Lrows != 16 * (0xf7 + 15 + 1) + 16 /* CTRBUF reads up to row b + 15, b <= 0xf7 */
-    .error "CTRBUF's rows"
+    /* CTRBUF reads rows up to b + 15, b <= 0xf7 (CTR8VL), or b + 7, b <= 0xff (CTRP) */
+    .if . - .Lrows < 16 * (0x106 + 1)
+    .error ".Lrows too short for CTRBUF (rows up to 0x106)"
     .endif
 .endif
 
