@@ -606,6 +606,7 @@ direct_ghash1:
 .Ld6:   .long 6, 0, 0, 0
 .Ld7:   .long 7, 0, 0, 0
 .Ld8:   .long 8, 0, 0, 0
+.if !VL                                 /* CTR8's fast way; the EVEX form has CTR8VL's rows */
 .Lb1:   .long 0, 0, 0, 1 << 24
 .Lb2:   .long 0, 0, 0, 2 << 24
 .Lb3:   .long 0, 0, 0, 3 << 24
@@ -614,7 +615,7 @@ direct_ghash1:
 .Lb6:   .long 0, 0, 0, 6 << 24
 .Lb7:   .long 0, 0, 0, 7 << 24
 .Lb8:   .long 0, 0, 0, 8 << 24
-.if VL
+.else
     .p2align 6
 .Lrows:
     .set    .Lrowv, 0
