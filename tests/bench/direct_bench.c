@@ -32,9 +32,7 @@
  *    (the ~1 % the probe lets through, a clock move, a neighbour) cancels in it, where medians
  *    pooled over the job would compare slices of different spells; the calm share of the
  *    ceiling is an absolute figure, not a comparison, so it is pooled: a side's
- *    median over its calm slices, each at the clock read around it (clock_probe_mhz: within
- *    0.03 % of silicon_core_mhz_now on this VM) or at the ceiling's, whichever is higher
- *    (ceil_at);
+ *    median over its calm slices, each at the clock read around it (ceil_at, slice_mhz);
  *  - targets (ratio and CEIL%) are judged on the calm figures when each side has at least
  *    CALM_MIN calm slices and there are CALM_MIN pairs; else on the all-slice figures, with a
  *    "too few calm slices" note.
@@ -42,17 +40,32 @@
  * ops untimed, finding no more calm time per second than slicing on does, and would tilt the
  * all-slice figures towards calm time. Instead a job runs up to twice its rounds while a side
  * has fewer than CALM_WANT calm slices.
- * The calm line also gives the calm slices' median clock against the ceiling's, and the share
- * of them read over 0.5 % under it, shared at the ceiling's clock (ceil_at), so a share that
- * falls with the host's clock says so (Sapphire Rapids VM, 2026-12-07, one process: slices
- * at 3592-3692 MHz, the ceiling at 3992, every slice shared at it; ymm and zmm GCM 77 %).
+ * A slice's clock. The ceiling's figures are core cycles (each instruction's time over a chain
+ * of dependent adds' in the same window, silicon.c) quoted at the fastest clock its tries saw;
+ * a share is a kernel's MB/s over the ceiling moved to the clock read around its slice: the
+ * kernel in core cycles too. The clock probe (clock_probe_mhz: within 0.03 % of
+ * silicon_core_mhz_now on this VM) is a chain of adds, and a host can slow the adds alone
+ * (the Zen 4 VM: silicon_floor), reading a low clock while the vector units run at full
+ * speed. So each reading also takes the vector probe (clock_probe_vector_rate: AVX2 adds,
+ * port-bound) and a slice's clock is the higher of the clock probe's and the vector probe's
+ * reading of it (vec_per_mhz). Without the vector probe a ceiling is never moved below its
+ * own clock (ceil_held), which was the rule for every share before: on the Sapphire Rapids
+ * VM (2026-12-07) it held kernels to a clock the host was not giving them, the calm slices
+ * of whole processes at 3640-3790 MHz against ceilings at 3992-4092 (both probes agreeing to
+ * 0.1-0.6 %, which a busy SMT sibling, slowing the port-bound probe and not the chain, would
+ * not give), and read the zmm AES-128-GCM encryption 77.5-85.8 % over five processes; at
+ * their own clocks 84.9-91.1 %. The calm line gives the calm slices' median clock by each
+ * probe, the ceiling's, and the shares by the rule before. -A F (fault injection): every
+ * second reading's clock probe F times slow; -G with it: the slices' clocks unguarded. On
+ * that VM -A 1.5 left the zmm AES-128-GCM share at 82.5-83.0 % (85.5-87.1 % without it);
+ * -A 1.5 -G read 101-103 %.
  * The figures judged before are kept on each job's first line, so nothing is hidden, taken
  * from the same slices (a round of them stands for a batch of old): per round (~MS ms of
  * slices a side) a side's MB/s over all its slices; a ratio the median of the rounds' ratios,
- * a share of the ceiling the median of the rounds' shares at their clock (or the ceiling's,
- * if higher), the best round, and the fastest 16-op run.
+ * a share of the ceiling the median of the rounds' shares at their clock (the mean of their
+ * slices'), the best round, and the fastest 16-op run.
  *
- *   direct_bench [-r ROUNDS] [-m MS] [-s SLICE]
+ *   direct_bench [-r ROUNDS] [-m MS] [-s SLICE] [-A F [-G]]
  *                [ALG[/dec][@IMPL][~AGAINST]:SIZE[:TARGET[:CEIL%]] ...]
  * ROUNDS (3-64, default 5): rounds of ~MS ms of ops a side (default 60), cut into slices of
  * ~SLICE ms (default 3); up to 2 x ROUNDS while a side has fewer than CALM_WANT calm slices.
@@ -130,24 +143,65 @@ static const struct job defaults[] = {
 #define CALM_MIN 5      /* calm slices a side, and calm pairs, for the calm figures to be judged */
 #define CALM_WANT 20    /* calm slices a side after which a job runs no extra rounds */
 #define MAX_ROUNDS 128  /* twice the most -r allows */
+#define REF_MIN 64      /* readings before their percentiles are taken (ref_update, vec_per_mhz) */
 
 /* Every load figure this process has read: the reference is theirs, as the product's is its
- * run's (engine.c), not a job's, whose own readings may all fall in one long slow spell. */
-static double *loads;
+ * run's (engine.c), not a job's, whose own readings may all fall in one long slow spell. With
+ * each, the clock probe and the vector probe read with it (vec_per_mhz). */
+static double *loads, *lmhz, *lvec;
 static size_t nloads, loads_cap;
 
-/* One load reading, kept; *mhz = the clock probe taken with it. */
-static double reading(double *mhz)
+/* Fault injection (-A F): every second reading's clock probe reads F times slow, as a host
+ * that slows the adds alone would make it; the load figure keeps the true clock. -G: slices'
+ * clocks unguarded by the vector probe (slice_mhz), to show what the guard holds off. */
+static double slow_adds = 1;
+static int unguarded;
+
+/* One load reading, kept; *mhz = the clock probe (dependent adds) taken with it, *vec = the
+ * vector probe (clock_probe_vector_rate: AVX2 adds on the vector ports, port-bound where the
+ * adds are one dependent chain; 0 without AVX2). */
+static double reading(double *mhz, double *vec)
 {
     *mhz = clock_probe_mhz();
+    *vec = clock_probe_vector_rate();
     double f = stats_load_figure(clock_probe_load_rate(), *mhz);
+    *mhz /= nloads % 2 ? slow_adds : 1;
     if (nloads == loads_cap) {
         loads_cap = loads_cap ? 2 * loads_cap : 4096;
-        if (!(loads = realloc(loads, loads_cap * sizeof *loads)))
+        if (!(loads = realloc(loads, loads_cap * sizeof *loads)) ||
+            !(lmhz = realloc(lmhz, loads_cap * sizeof *lmhz)) ||
+            !(lvec = realloc(lvec, loads_cap * sizeof *lvec)))
             abort();
     }
+    lmhz[nloads] = *mhz, lvec[nloads] = *vec;
     loads[nloads++] = f;
     return f;
+}
+
+/* The vector probe's rate per MHz of the clock probe: the 10th percentile of vec/mhz over the
+ * process's readings. Where the adds and the vector ports run at one clock, vec/mhz is one
+ * figure (within ~0.1 % on the Sapphire Rapids VM, over thousands of readings and clocks from
+ * 3640 to 4090 MHz); a reading whose adds a host slowed alone (the Zen 4 VM: silicon_floor)
+ * has a higher one, and one whose vector ports a busy SMT sibling slowed a lower one. The low
+ * tail errs low, which reads a slice's clock high (slice_mhz) and its ceiling high. Every
+ * reading slowed alike is a process whose ceiling was measured on slowed adds too. 0 when
+ * there is no vector probe (no AVX2, or denied) or fewer than REF_MIN readings. */
+static double vec_per_mhz(void)
+{
+    double *q = malloc((nloads + 1) * sizeof *q);
+    size_t nq = 0;
+    if (!q)
+        abort();
+    for (size_t i = 0; i < nloads; i++)
+        if (lmhz[i] > 0 && lvec[i] > 0)
+            q[nq++] = lvec[i] / lmhz[i];
+    double k = 0;
+    if (nq >= REF_MIN) {
+        qsort(q, nq, sizeof *q, bench_cmp_double);
+        k = q[nq / 10];
+    }
+    free(q);
+    return k;
 }
 
 /* The 90th percentile of the readings so far, picked as engine.c's load_ref picks it. */
@@ -173,7 +227,6 @@ static double load_p90(void)
  * from 3.94 to 3.39 over a run, calm readings being 3.94-3.97, and slices 15 % slow passed as
  * calm). Held, it cannot sink with the host: a fall means fewer calm readings, not a lower calm
  * level, and it cannot overshoot one (calm readings are the highest, within ~1 %). */
-#define REF_MIN 64
 static double ref_held;
 
 static void ref_update(void)
@@ -185,6 +238,7 @@ static void ref_update(void)
 struct slice {
     double bytes, sec; /* its ops' bytes, thread CPU seconds */
     double mhz;        /* the mean of the clock probes either side */
+    double vec;        /* the mean of the vector probes either side */
     int calm;
 };
 
@@ -248,10 +302,14 @@ struct figures {
     int cnt[2], npairs, nslices[2];
     double cratio;          /* median direct/other over adjacent calm pairs; 0 = no pair */
     double cshare[2];       /* median % of the ceiling over a side's calm slices; 0 = none */
+    double cshare_held[2];  /* the same at the ceiling's clock where a slice's is lower */
     double cmhz;            /* median clock of the calm slices (both sides), MHz; 0 = none */
-    double cunder;          /* % of them read over 0.5 % under ceil_mhz (shared at it) */
+    double cvmhz;           /* the vector probe's reading of it (slice_mhz); 0 = no probe */
+    double cunder;          /* % of them read over 0.5 % under ceil_mhz */
     double ceil, ceil_mhz;  /* MB/s at the core clock ceil_mhz (best_ceiling, once all jobs
                              * have run) */
+    double vk;              /* vec_per_mhz(); 0: no vector probe, ceilings never moved down */
+    int per;                /* slices a side a round */
     int hasceil;
     char ceil_why[300];
 };
@@ -297,23 +355,51 @@ static int best_ceiling(const struct job *j, double *mbs, double *mhz, char *why
     return best >= 0 ? 0 : -1;
 }
 
-/* The job's ceiling moved from the clock it is quoted at to a round's or slice's, never
- * below the ceiling's own clock: the clock probe is a chain of dependent adds, and a host
- * that slows the adds alone (the Zen 4 VM, for minutes: silicon_floor) reads a low clock
- * while the vector units run at full speed, which would raise every share. The price: where
- * the clock truly falls (a slowed host, thermal limits) shares fall with it, and a target
- * can be missed for the clock, not the code. */
-static double ceil_at(const struct figures *f, double mhz)
+/* The job's ceiling held at its own clock where mhz is lower (the rule before the vector
+ * probe was read with the clock; still the rule without one): the clock probe is a chain of
+ * dependent adds, and a host that slows the adds alone (the Zen 4 VM, for minutes:
+ * silicon_floor) reads a low clock while the vector units run at full speed, which would
+ * raise every share. Its price: where the clock truly falls, shares fall with it, and a
+ * target is missed for the host's clock, not the code (the Sapphire Rapids VM, 2026-12-07,
+ * AES-NI GCM under ACCELSCOPE_DENY=vaes, five processes: 87-91 % in the three whose slices
+ * ran at the ceiling's clock, 81.6-82.9 % in the two at 3693-3738 MHz against its 3993-4092:
+ * the same kernel, the same 88-90 % at the clock it ran at). */
+static double ceil_held(const struct figures *f, double mhz)
 {
     return f->ceil * (mhz > f->ceil_mhz ? mhz : f->ceil_mhz) / f->ceil_mhz;
 }
 
+/* The job's ceiling moved from the clock it is quoted at to a round's or slice's clock
+ * (slice_mhz), down as well as up, where the vector probe guards that clock; else ceil_held.
+ * The ceiling's own figures are core cycles, each instruction's time over the adds' in the
+ * same window (silicon.c core_per_insn): a share at the slice's clock holds the kernel to the
+ * same measure. */
+static double ceil_at(const struct figures *f, double mhz)
+{
+    return f->vk > 0 ? f->ceil * mhz / f->ceil_mhz : ceil_held(f, mhz);
+}
+
+/* A slice's clock for its ceiling: the clock probe's, or the vector probe's reading of it
+ * (vec / vk) where that is higher: the adds slowed alone, and the vector units, which the
+ * kernels run on, were not. A host that slows the vector units alone (a busy SMT sibling)
+ * leaves the adds' clock, and the ceiling is not lowered for it. */
+static double slice_mhz(const struct figures *f, const struct slice *sl)
+{
+    double v = f->vk > 0 && sl->vec > 0 && !unguarded ? sl->vec / f->vk : 0;
+    return v > sl->mhz ? v : sl->mhz;
+}
+
 /* The rounds' shares of the job's ceiling (best_ceiling), each at its round's clock: MB/s
- * over the ceiling moved from the clock it is quoted at to the round's (ceil_at). */
-static void shares(const struct job *j, struct figures *f)
+ * over the ceiling moved from the clock it is quoted at to the round's (ceil_at), the mean of
+ * its slices' (slice_mhz; the rounds' slices are sl[2 per r ..], A B A B). */
+static void shares(const struct job *j, const struct slice *sl, struct figures *f)
 {
     f->hasceil = best_ceiling(j, &f->ceil, &f->ceil_mhz, f->ceil_why, sizeof f->ceil_why) == 0;
     for (int r = 0; r < f->rounds && f->hasceil; r++) {
+        double clk[2] = { 0, 0 };
+        for (int i = 0; i < 2 * f->per; i++)
+            clk[i % 2] += slice_mhz(f, &sl[(size_t)(2 * f->per * r + i)]);
+        f->cd[r] = clk[0] / f->per, f->co[r] = clk[1] / f->per;
         double at_d = ceil_at(f, f->cd[r]), at_o = ceil_at(f, f->co[r]);
         f->kd[r] = 100 * f->rd[r] / at_d, f->ko[r] = 100 * f->ro[r] / at_o;
         f->qd[r] = 100 * f->fd[r] / at_d, f->qo[r] = 100 * f->fo[r] / at_o;
@@ -405,11 +491,18 @@ static int print_job(const struct job *j, struct figures *f)
     }
     if (target <= 0 && j->ceil_target > 0)
         printf(" (ceiling >= %.0f%% is for CPUs without VAES: not judged here)", j->ceil_target);
-    /* what ceil_at did: a share taken at the ceiling's clock, not its slice's, is lower by
-     * the ratio of the two; a run whose slices mostly read under it may miss for the clock */
-    if (f->hasceil && f->cmhz > 0)
-        printf("; clock: calm slices' median %.0f MHz, the ceiling's %.0f (%.0f%% of them over "
-               "0.5%% under it, shared at it)", f->cmhz, f->ceil_mhz, f->cunder);
+    /* the clocks the shares were taken at, and the shares by the rule before (ceil_held),
+     * so that what moving the ceiling down did is on the line */
+    if (f->hasceil && f->cmhz > 0) {
+        printf("; clock: calm slices' median %.0f MHz", f->cmhz);
+        if (f->cvmhz > 0)
+            printf(" (the vector probe's %.0f)", f->cvmhz);
+        printf(", the ceiling's %.0f (%.0f%% of them over 0.5%% under it, shared at %s)",
+               f->ceil_mhz, f->cunder, f->vk > 0 ? "their own" : "the ceiling's");
+        if (f->vk > 0)
+            printf("; at the ceiling's clock where theirs is lower: direct %.1f%%, other %.1f%%",
+                   f->cshare_held[0], f->cshare_held[1]);
+    }
     printf("\n");
     if (judged)
         enough ? calm_jobs++ : fallback_jobs++;
@@ -419,6 +512,9 @@ static int print_job(const struct job *j, struct figures *f)
         judged_line(j, "ratio", jr, j->target);
     if (target > 0 && f->hasceil)
         judged_line(j, "ceiling", jc, target);
+    /* reported beside it over processes, not judged (target 0) */
+    if (target > 0 && f->hasceil && enough && f->vk > 0)
+        judged_line(j, "ceiling-held", f->cshare_held[0], 0);
     no_figure |= target > 0 && !f->hasceil;
     return rmet && cmet;
 }
@@ -426,11 +522,16 @@ static int print_job(const struct job *j, struct figures *f)
 /* Medians of the calm slices (judge_calm marked them) into f. */
 static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
 {
-    double *pr = malloc((n + 1) * sizeof *pr), *sh[2], *clk = malloc((n + 1) * sizeof *clk);
-    int m[2] = { 0, 0 }, nclk = 0, under = 0;
-    sh[0] = malloc((n + 1) * sizeof *sh[0]);
-    sh[1] = malloc((n + 1) * sizeof *sh[1]);
-    if (!pr || !sh[0] || !sh[1] || !clk)
+    double *pr = malloc((n + 1) * sizeof *pr), *sh[2], *hd[2];
+    double *clk = malloc((n + 1) * sizeof *clk), *vclk = malloc((n + 1) * sizeof *vclk);
+    int m[2] = { 0, 0 }, nclk = 0, nv = 0, under = 0;
+    for (int s = 0; s < 2; s++) {
+        sh[s] = malloc((n + 1) * sizeof *sh[s]);
+        hd[s] = malloc((n + 1) * sizeof *hd[s]);
+        if (!sh[s] || !hd[s])
+            abort();
+    }
+    if (!pr || !clk || !vclk)
         abort();
     f->npairs = 0;
     for (size_t k = 0; k + 1 < n; k++) {
@@ -441,15 +542,22 @@ static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
     }
     for (size_t k = 0; k < n && f->hasceil; k++)
         if (sl[k].calm) {
-            sh[k % 2][m[k % 2]++] = 100 * (sl[k].bytes / sl[k].sec / 1e6) / ceil_at(f, sl[k].mhz);
-            clk[nclk++] = sl[k].mhz, under += sl[k].mhz < 0.995 * f->ceil_mhz;
+            double mbs = sl[k].bytes / sl[k].sec / 1e6, at = slice_mhz(f, &sl[k]);
+            hd[k % 2][m[k % 2]] = 100 * mbs / ceil_held(f, sl[k].mhz);
+            sh[k % 2][m[k % 2]++] = 100 * mbs / ceil_at(f, at);
+            clk[nclk++] = sl[k].mhz, under += at < 0.995 * f->ceil_mhz;
+            if (f->vk > 0 && sl[k].vec > 0)
+                vclk[nv++] = sl[k].vec / f->vk;
         }
     f->cratio = f->npairs ? bench_median(pr, f->npairs) : 0;
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         f->cshare[s] = m[s] ? bench_median(sh[s], m[s]) : 0;
+        f->cshare_held[s] = m[s] ? bench_median(hd[s], m[s]) : 0;
+    }
     f->cmhz = nclk ? bench_median(clk, nclk) : 0;
+    f->cvmhz = nv ? bench_median(vclk, nv) : 0;
     f->cunder = nclk ? 100.0 * under / nclk : 0;
-    free(pr), free(sh[0]), free(sh[1]), free(clk);
+    free(pr), free(sh[0]), free(sh[1]), free(hd[0]), free(hd[1]), free(clk), free(vclk);
 }
 
 /* One job's measurement, kept until the run's reference is known. */
@@ -458,8 +566,8 @@ struct run {
     enum run_state state;
     char why[300];
     struct figures f;
-    struct slice *sl; /* k slices, A B A B; fig[i], mhz[i] the readings between them */
-    double *fig, *mhz;
+    struct slice *sl; /* k slices, A B A B; fig[i], mhz[i], vec[i] the readings between them */
+    double *fig, *mhz, *vec;
     size_t k;
 };
 
@@ -492,9 +600,11 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
     struct slice *sl = u->sl = calloc(cap, sizeof *sl);
     double *fig = u->fig = calloc(cap + 1, sizeof *fig);
     double *mhz = u->mhz = calloc(cap + 1, sizeof *mhz);
-    if (!sl || !fig || !mhz)
+    double *vec = u->vec = calloc(cap + 1, sizeof *vec);
+    if (!sl || !fig || !mhz || !vec)
         abort();
-    fig[0] = reading(&mhz[0]);
+    f->per = per;
+    fig[0] = reading(&mhz[0], &vec[0]);
     for (f->rounds = 0; f->rounds < 2 * reps; f->rounds++) {
         if (f->rounds >= reps) {
             int cnt[2];
@@ -503,16 +613,16 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
                 break;
         }
         double best[2] = { 1e30, 1e30 }, bytes[2] = { 0, 0 }, sec[2] = { 0, 0 };
-        double clk[2] = { 0, 0 };
         for (int i = 0; i < 2 * per; i++, k++) {
             int s = (int)(k % 2); /* A B A B across rounds: the reading between two brackets both */
             if (run_slice(&sides[s], j->size, slice_ms, &sl[k], &best[s])) {
                 u->state = RUN_FAILED;
                 goto out;
             }
-            fig[k + 1] = reading(&mhz[k + 1]);
+            fig[k + 1] = reading(&mhz[k + 1], &vec[k + 1]);
             sl[k].mhz = (mhz[k] + mhz[k + 1]) / 2;
-            bytes[s] += sl[k].bytes, sec[s] += sl[k].sec, clk[s] += sl[k].mhz;
+            sl[k].vec = (vec[k] + vec[k + 1]) / 2;
+            bytes[s] += sl[k].bytes, sec[s] += sl[k].sec;
         }
         ref_update();
         int r = f->rounds;
@@ -520,7 +630,6 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
         f->ratio[r] = f->rd[r] / f->ro[r];
         f->fd[r] = 16.0 * (double)j->size / best[0] / 1e6;
         f->fo[r] = 16.0 * (double)j->size / best[1] / 1e6;
-        f->cd[r] = clk[0] / per, f->co[r] = clk[1] / per;
     }
     u->state = RUN_OK;
 out:
@@ -530,7 +639,7 @@ out:
 
 /* Judges a measured job against the run's reference and prints it: 1 = met or report-only,
  * 0 = missed, -1 = could not run. */
-static int report_job(const struct job *j, struct run *u, double ref)
+static int report_job(const struct job *j, struct run *u, double ref, double vk)
 {
     const char *dir = j->decrypt ? "decrypt" : "encrypt";
     printf("%-12s %-7s %-11s %-17s %6zu", j->alg, dir, j->impl, j->against, j->size);
@@ -550,7 +659,8 @@ static int report_job(const struct job *j, struct run *u, double ref)
         break;
     }
     struct figures *f = &u->f;
-    shares(j, f);
+    f->vk = vk;
+    shares(j, u->sl, f);
     judge_calm(u->sl, u->fig, u->k, ref, f->cnt);
     f->nslices[0] = (int)((u->k + 1) / 2), f->nslices[1] = (int)(u->k / 2);
     calm_figures(u->sl, u->k, f);
@@ -570,6 +680,14 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
             ms = atof(argv[++i]);
+        } else if (strcmp(argv[i], "-A") == 0 && i + 1 < argc) {
+            slow_adds = atof(argv[++i]);
+            if (!(slow_adds >= 1 && slow_adds <= 4)) {
+                fprintf(stderr, "direct_bench: -A takes a factor from 1 to 4\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "-G") == 0) {
+            unguarded = 1;
         } else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
             slice_ms = atof(argv[++i]);
         } else if (nj < 64) {
@@ -624,14 +742,16 @@ int main(int argc, char **argv)
            "10^6 B/s.\nFirst line, all slices: MB/s and ratio, medians of the rounds; share of "
            "the ceiling: median (median at the clock seen around each round's slices, best "
            "round, fastest run of 16 ops, these two at their round's clock too: the ceiling is "
-           "at the clock the limits were measured at, moved to a higher clock, never to a lower "
-           "one, as the clock probe reads low when the host slows its adds alone).\nSecond "
+           "moved from the clock the limits were measured at to the slices' clock, the higher "
+           "of the clock probe's and the vector probe's reading, below).\nSecond "
            "line, calm slices (neither load "
            "reading around it more than %.0f %% under the run's load reference, below; all jobs "
            "are judged once the run is done, against one reference): their share, the median "
            "ratio of adjacent calm pairs, each side's median share of the ceiling at its "
-           "slice's clock (or the ceiling's, if higher), then the calm slices' median clock "
-           "and how many read more than 0.5 %% under the ceiling's (shared at it). Targets are "
+           "slice's clock, then the calm slices' median clock (by the clock probe, and by the "
+           "vector probe), how many read more than 0.5 %% under the ceiling's, and the shares "
+           "with the ceiling held at its clock where theirs is lower (the rule before; the "
+           "rule without a vector probe; \"ceiling-held\" over processes). Targets are "
            "judged on the calm figures (>= %d calm slices a side and %d pairs), else on all "
            "slices' medians at the clock.\n",
            reps, 2 * reps, CALM_WANT, ms, slice_ms, 100 * STATS_LOAD_TOL, CALM_MIN, CALM_MIN);
@@ -706,12 +826,20 @@ int main(int argc, char **argv)
     printf("load reference %.3f: the highest 90th percentile of the readings so far at a round's "
            "end (at the end %.3f, of %zu readings; %.0f %% of them calm)\n",
            ref, p90, nloads, nloads ? 100.0 * (double)calm / (double)nloads : 0);
+    double vk = vec_per_mhz();
+    if (vk > 0)
+        printf("vector probe: %.4f of its units per MHz of the clock probe, median over the "
+               "readings in the top tenth of clocks; a slice's clock is the higher of the clock "
+               "probe's and the vector probe's reading of it\n", vk);
+    else
+        printf("no vector probe (it needs AVX2; or too few readings): a slice's clock is the "
+               "clock probe's, and a ceiling is never moved below its own clock\n");
     printf("%-12s %-7s %-11s %-17s %6s  %9s %9s  %6s\n", "algorithm", "dir", "direct", "against",
            "bytes", "direct", "other", "ratio");
     int missed = 0;
     for (size_t i = 0; i < nj; i++) {
-        missed += report_job(&jobs[i], &runs[i], ref) == 0;
-        free(runs[i].sl), free(runs[i].fig), free(runs[i].mhz);
+        missed += report_job(&jobs[i], &runs[i], ref, vk) == 0;
+        free(runs[i].sl), free(runs[i].fig), free(runs[i].mhz), free(runs[i].vec);
     }
     if (over_ceiling)
         printf("! over 100 %%: a 16-op run of a few us went faster than the clock read around "
