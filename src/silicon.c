@@ -346,6 +346,8 @@ static void measure(void)
     remix();
     lim.memcpy_ram_mb_s = memcpy_mb_s(16u << 20, 3);
     remix();
+    for (int i = 0; i < SIL_COUNT; i++)
+        lim.insn[i].tp_raw = lim.insn[i].tp_core, lim.insn[i].lat_raw = lim.insn[i].lat_core;
     lim.core_mhz = lim.tsc_mhz / fastest_add; /* one add per core cycle, at the top clock */
     silicon_floor(&lim, lim.core_mhz, lim.tsc_mhz); /* the final top clock; the models too */
     lim.ok = 1;
@@ -611,6 +613,26 @@ void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
     gcm_model(l, 14, SILICON_BEST, &l->gcm256);
 }
 
+void silicon_unfloor(struct silicon *l)
+{
+    for (int i = 0; i < SIL_COUNT; i++) {
+        struct silicon_insn_result *r = &l->insn[i];
+        if (r->tp_raw > 0)
+            r->tp_core = r->tp_raw;
+        if (r->lat_raw > 0)
+            r->lat_core = r->lat_raw;
+    }
+    gcm_model(l, 10, SILICON_BEST, &l->gcm128);
+    gcm_model(l, 14, SILICON_BEST, &l->gcm256);
+}
+
+/* The fewer of two raw figures (silicon_unfloor), a missing one (0) not counted. */
+static void fewer(double *x, double y)
+{
+    if (y > 0 && (!(*x > 0) || y < *x))
+        *x = y;
+}
+
 void silicon_merge(const struct silicon *l)
 {
     measured = 1;
@@ -630,13 +652,16 @@ void silicon_merge(const struct silicon *l)
             continue;
         }
         faster(&r->lat_core, &r->lat_tsc, t->lat_core, t->lat_tsc);
+        fewer(&r->lat_raw, t->lat_raw);
         if (probes[i].mix) { /* the try with the highest s, its time with it (as remix) */
             if (t->speedup > r->speedup)
-                r->speedup = t->speedup, r->tp_core = t->tp_core, r->tp_tsc = t->tp_tsc;
+                r->speedup = t->speedup, r->tp_core = t->tp_core, r->tp_tsc = t->tp_tsc,
+                r->tp_raw = t->tp_raw;
             if (t->speedup_low < r->speedup_low)
                 r->speedup_low = t->speedup_low;
         } else {
             faster(&r->tp_core, &r->tp_tsc, t->tp_core, t->tp_tsc);
+            fewer(&r->tp_raw, t->tp_raw);
         }
     }
     if (l->core_mhz > lim.core_mhz) /* one try's pair: silicon_core_mhz_now scales by it */

@@ -95,6 +95,9 @@ struct silicon_insn_result {
     char why[128];        /* when not */
     double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
     double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
+    double lat_raw, tp_raw;   /* the same before silicon_floor raised them: each the median
+                               * of its windows' instruction-over-adds ratios (a merge: the
+                               * fewest of the tries'); silicon_unfloor */
     double speedup;           /* a mixed loop: s = (A + P) / t, its parts run beside it; */
     double speedup_low;       /* the best and the worst of three tries (silicon.c remix),
                                * of every try of every measurement merged */
@@ -145,7 +148,8 @@ int silicon_ceiling(const char *alg, int decrypt, double *mb_per_s, char *why, s
  * quoted at the clock silicon_measure() saw; scale by now / silicon_get()->core_mhz to compare
  * with a run made while the clock was lower (turbo, a busy host). The sample is a chain of
  * adds, which a host can slow alone (silicon_floor): scaled down, a ceiling may then read low
- * for the vector code; tests/bench/direct_bench.c scales up only. */
+ * for the vector code; tests/bench/direct_bench.c scales down only where a vector probe,
+ * read beside, says the clock fell, and from raw figures (silicon_unfloor). */
 double silicon_core_mhz_now(void);
 
 /* Which registers CTR and GCM ceilings may assume: the best measured, or one width (the
@@ -185,6 +189,15 @@ int silicon_measure_again(struct silicon *this_try);
  * tries applies the fastest pair of all (tests/bench/direct_bench.c). Works l's GCM models
  * out again from the raised figures. */
 void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz);
+
+/* Sets l's cycle figures back to those silicon_floor raised them from (tp_raw, lat_raw) and
+ * works its GCM models out again: cycles counted against the adds of the same windows alone.
+ * The floor counts a run that went below the top clock the adds showed (over the whole
+ * process) as more cycles: right for a ceiling quoted at that clock, wrong for one moved to
+ * another clock (tests/bench/direct_bench.c, which quotes each share at the clock read around
+ * its slice). Where a host slowed the adds alone, a raw figure reads too few cycles: a
+ * ceiling too high. */
+void silicon_unfloor(struct silicon *l);
 
 /* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed
  * loop: the try with the higher s, with its time; the core clock, the higher with its TSC

@@ -402,6 +402,11 @@ static void check_slow_adds(void)
               "%s with the adds 1.55x slow: throughput %.3f cycles, its fastest run %.3f at the "
               "try's clock; latency %.3f, %.3f", b->name, b->tp_core, b->tp_tsc * f, b->lat_core,
               b->lat_tsc * f);
+        /* what the floor raised is kept (silicon_unfloor): measured, and never above it */
+        CHECK(b->tp_raw > 0 && b->tp_raw <= b->tp_core * (1 + 1e-9) &&
+                  b->lat_raw <= b->lat_core * (1 + 1e-9) && (b->lat_tsc > 0) == (b->lat_raw > 0),
+              "%s with the adds 1.55x slow: raw throughput %.3f (floored %.3f), latency %.3f "
+              "(%.3f)", b->name, b->tp_raw, b->tp_core, b->lat_raw, b->lat_core);
     }
 }
 
@@ -416,7 +421,8 @@ static void check_merge(void)
     for (int i = 0; i < SIL_COUNT; i++)
         a.insn[i] = (struct silicon_insn_result){ .name = "INSN" };
     a.insn[SIL_AESENC] = (struct silicon_insn_result){ .name = "AESENC", .ok = 1, .lat_core = 4,
-                                                       .tp_core = 1 };
+                                                       .tp_core = 1, .lat_raw = 4,
+                                                       .tp_raw = 1 };
     a.insn[SIL_PCLMULQDQ] = (struct silicon_insn_result){ .name = "PCLMULQDQ", .ok = 1,
                                                           .lat_core = 6, .tp_core = 4 };
     a.insn[SIL_MIX] = (struct silicon_insn_result){ .name = "MIX", .ok = 1, .tp_core = 1.75,
@@ -424,6 +430,7 @@ static void check_merge(void)
     b = a;
     b.core_mhz = 2900, b.tsc_mhz = 1900; /* the clocks go as a pair: A's */
     b.insn[SIL_AESENC].lat_core = 5, b.insn[SIL_AESENC].tp_core = 0.5;
+    b.insn[SIL_AESENC].lat_raw = 5, b.insn[SIL_AESENC].tp_raw = 0.5;
     b.insn[SIL_MIX].tp_core = 2.0; /* slower, but the higher s's: kept with it */
     b.insn[SIL_MIX].speedup = b.insn[SIL_MIX].speedup_low = 1.25;
     b.insn[SIL_SHA256RNDS2] = (struct silicon_insn_result){ .name = "SHA256RNDS2", .ok = 1,
@@ -449,6 +456,10 @@ static void check_merge(void)
     CHECK(l->insn[SIL_MIX].speedup_low == 1 && l->insn[SIL_MIX].tp_core == 2.0,
           "the mix: s %.2f with its time %.2f, the lowest s %.2f", l->insn[SIL_MIX].speedup,
           l->insn[SIL_MIX].tp_core, l->insn[SIL_MIX].speedup_low);
+    /* the raw figures (silicon_unfloor) merge as the fewest of the two */
+    CHECK(l->insn[SIL_AESENC].lat_raw == 4 && l->insn[SIL_AESENC].tp_raw == 0.5,
+          "merged raw AESENC: latency %.2f (A 4, B 5), throughput %.2f (A 1, B 0.5)",
+          l->insn[SIL_AESENC].lat_raw, l->insn[SIL_AESENC].tp_raw);
     /* SHA-256: 64 B per 32 x 2 cycles, measured in B only */
     near(ceiling("sha256", 0, why, sizeof why), 3000, "merged sha256", why);
     /* a try at a higher clock brings its TSC clock with it */
@@ -458,6 +469,39 @@ static void check_merge(void)
     silicon_merge(&c);
     CHECK(l->core_mhz == 3100 && l->tsc_mhz == 2100, "a higher clock and its TSC: %.0f, %.0f",
           l->core_mhz, l->tsc_mhz);
+}
+
+/* silicon_unfloor gives back what silicon_floor raised, worked out by hand: AESENC reciprocal
+ * throughput 0.5 cycles raw, its fastest run 1.2 TSC cycles, so at core 3000 / TSC 2000 MHz
+ * the floor makes it 1.8 cycles: AES-128-CBC decryption 16 B per 10 x 1.8 cycles at 3000 MHz,
+ * 2666.67 MB/s; unfloored 0.5 again, 9600 MB/s. A figure without a raw one (PCLMULQDQ) keeps
+ * its own; latency 4 over a fastest run of 2 TSC cycles (3 at that clock) is not raised. */
+static void check_unfloor(void)
+{
+    static struct silicon u = { .ok = 1, .tsc_mhz = 2000, .core_mhz = 3000, .tries = 1 };
+    char why[400];
+    for (int i = 0; i < SIL_COUNT; i++)
+        u.insn[i] = (struct silicon_insn_result){ .name = "INSN" };
+    u.insn[SIL_AESENC] = (struct silicon_insn_result){ .name = "AESENC", .ok = 1, .lat_core = 4,
+                                                       .lat_raw = 4, .lat_tsc = 2,
+                                                       .tp_core = 0.5, .tp_raw = 0.5,
+                                                       .tp_tsc = 1.2 };
+    u.insn[SIL_PCLMULQDQ] = (struct silicon_insn_result){ .name = "PCLMULQDQ", .ok = 1,
+                                                          .lat_core = 6, .tp_core = 4 };
+    silicon_floor(&u, 3000, 2000);
+    silicon_adopt(&u);
+    near(ceiling("aes-128-cbc", 1, why, sizeof why), 16.0 / 18 * 3000, "floored CBC decrypt",
+         why);
+    CHECK(u.insn[SIL_AESENC].lat_core == 4, "floored latency %.3f (4: over its fastest run)",
+          u.insn[SIL_AESENC].lat_core);
+    silicon_unfloor(&u);
+    silicon_adopt(&u);
+    near(ceiling("aes-128-cbc", 1, why, sizeof why), 9600, "unfloored CBC decrypt", why);
+    CHECK(u.insn[SIL_AESENC].tp_core == 0.5 && u.insn[SIL_PCLMULQDQ].tp_core == 4 &&
+              u.insn[SIL_PCLMULQDQ].lat_core == 6,
+          "unfloored: AESENC %.3f (raw 0.5), PCLMULQDQ %.3f and %.3f (no raw: kept 4 and 6)",
+          u.insn[SIL_AESENC].tp_core, u.insn[SIL_PCLMULQDQ].tp_core,
+          u.insn[SIL_PCLMULQDQ].lat_core);
 }
 
 /* The model against figures worked out by hand from injected instruction timings (core
@@ -650,6 +694,7 @@ int main(int argc, char **argv)
     if (rc != 0) {
         check_injected();
         check_merge();
+        check_unfloor();
         return check_done();
     }
     /* its duration is a speed figure: shown, judged by no test (tests/bench/) */
@@ -677,5 +722,6 @@ int main(int argc, char **argv)
     check_slow_adds();
     check_injected(); /* last: it replaces the measured figures */
     check_merge();
+    check_unfloor();
     return check_done();
 }
