@@ -107,7 +107,8 @@ static int cmpd(const void *a, const void *b)
  * instruction's time in core cycles at that window's clock. The median over WINDOWS windows
  * is kept (a constant of the silicon, whatever the clock did between windows; on a shared
  * host either half can be slowed for longer than a window, so neither extreme is trusted;
- * measure() then floors it with silicon_floor once the fastest clock is known).
+ * measure() keeps it as the raw figure, tp_raw or lat_raw, then floors it with silicon_floor
+ * once the fastest clock is known).
  * *tsc is the fastest run in TSC cycles.
  *
  * A mixed loop (part non-NULL) also runs its two parts in the same windows, and *speedup is

@@ -94,10 +94,11 @@ struct silicon_insn_result {
     int ok;               /* measured */
     char why[128];        /* when not */
     double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
-    double lat_core, tp_core; /* the same in core cycles, each run at its own clock */
-    double lat_raw, tp_raw;   /* the same before silicon_floor raised them: each the median
-                               * of its windows' instruction-over-adds ratios (a merge: the
-                               * fewest of the tries'); silicon_unfloor */
+    double lat_core, tp_core; /* the same in core cycles, floored (silicon_floor) */
+    double lat_raw, tp_raw;   /* the same before the floor raised them: each the median of
+                               * its windows' instruction-over-adds ratios, at each window's
+                               * clock (a merge: the fewest of the tries', a mixed loop's the
+                               * higher s's, with it); silicon_unfloor */
     double speedup;           /* a mixed loop: s = (A + P) / t, its parts run beside it; */
     double speedup_low;       /* the best and the worst of three tries (silicon.c remix),
                                * of every try of every measurement merged */
@@ -199,10 +200,10 @@ void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz);
  * ceiling too high. */
 void silicon_unfloor(struct silicon *l);
 
-/* Takes the figures l into those held, each the faster of the two (cycles: the fewer; a mixed
- * loop: the try with the higher s, with its time; the core clock, the higher with its TSC
- * clock; memcpy the higher), and works the GCM models out again; l alone when nothing was
- * held, nothing when l failed. */
+/* Takes the figures l into those held, each the faster of the two (cycles: the fewer, and of
+ * the raw ones the fewer; a mixed loop: the try with the higher s, with its time, raw too; the
+ * core clock, the higher with its TSC clock; memcpy the higher), and works the GCM models out
+ * again; l alone when nothing was held, nothing when l failed. */
 void silicon_merge(const struct silicon *l);
 
 /* How many measurements the product's ceilings merge (the TUI's and run's, info --limits):
