@@ -59,15 +59,16 @@
  * shares by the rule before ("ceiling-held" over processes, not judged). A kernel whose wide
  * instructions lower the clock (AVX-512 licences) is read at the lowered clock, as its
  * ceiling's loops were: held to what its instructions allow at the clock they leave.
- * -A F (fault injection): every second job reading's clock probe F times slow; -G with it:
- * the slices' clocks unguarded. Nothing is judged with either.
+ * -A F[:Q] (fault injection): Q runs of 8 job readings in four with the clock probe F times
+ * slow (the adds alone); -G with it: the slices' clocks unguarded. Nothing is judged with
+ * either.
  * The figures judged before are kept on each job's first line, so nothing is hidden, taken
  * from the same slices (a round of them stands for a batch of old): per round (~MS ms of
  * slices a side) a side's MB/s over all its slices; a ratio the median of the rounds' ratios,
  * a share of the ceiling the median of the rounds' shares at their clock (the mean of their
  * slices'), the best round, and the fastest 16-op run.
  *
- *   direct_bench [-r ROUNDS] [-m MS] [-s SLICE] [-A F [-G]]
+ *   direct_bench [-r ROUNDS] [-m MS] [-s SLICE] [-A F[:Q] [-G]]
  *                [ALG[/dec][@IMPL][~AGAINST]:SIZE[:TARGET[:CEIL%]] ...]
  * ROUNDS (3-64, default 5): rounds of ~MS ms of ops a side (default 60), cut into slices of
  * ~SLICE ms (default 3); up to 2 x ROUNDS while a side has fewer than CALM_WANT calm slices.
@@ -155,14 +156,16 @@ static const struct job defaults[] = {
 static double *loads, *lmhz, *lvec;
 static size_t nloads, loads_cap;
 
-/* Fault injection (-A F): every second run of 8 job readings' clock probe reads F times slow
- * (so that both readings around a slice are, as in a host's spell), as a
- * host that slows the adds alone would make it (not the readings beside the measurements of
+/* Fault injection (-A F[:Q]): in Q runs of 8 job readings in four (so that both readings
+ * around a slice are, as in a host's spell; default 3) the clock probe reads F times slow, as
+ * a host that slows the adds alone would make it (not the readings beside the measurements of
  * the limits, whose adds stay fast: the case the guard is for); the load figure keeps the true
- * clock. -G with it: slices' clocks unguarded by the vector probe (slice_mhz), to show what
- * the guard holds off. Either set, nothing is judged. */
+ * clock. Q = 1 leaves vk standing, the vector probe guarding each slice; Q = 3 moves the jobs'
+ * median vec/mhz, and the probes' disagreement puts the shares on the rule before. -G with it:
+ * the slices' clocks the clock probe's alone and the ceiling moved down to them whatever the
+ * probes say, to show what the guard holds off. Either set, nothing is judged. */
 static double slow_adds = 1;
-static int unguarded;
+static int slow_runs = 3, unguarded;
 
 /* One load reading, kept; *mhz = the clock probe (dependent adds) taken with it, *vec = the
  * vector probe (clock_probe_vector_rate: AVX2 adds on the vector ports, port-bound where the
@@ -172,7 +175,7 @@ static double reading(double *mhz, double *vec)
     *mhz = clock_probe_mhz();
     *vec = clock_probe_vector_rate();
     double f = stats_load_figure(clock_probe_load_rate(), *mhz);
-    *mhz /= nloads / 8 % 2 ? slow_adds : 1;
+    *mhz /= (int)(nloads / 8 % 4) < slow_runs ? slow_adds : 1;
     if (nloads == loads_cap) {
         loads_cap = loads_cap ? 2 * loads_cap : 4096;
         if (!(loads = realloc(loads, loads_cap * sizeof *loads)) ||
@@ -218,42 +221,6 @@ static double percentile(double *v, size_t n, double p)
     return v[(size_t)(p * (double)(n - 1) + 0.5)];
 }
 
-/* The vector probe's rate per MHz of the clock probe (vk): the lower of the 10th percentiles
- * of vec/mhz over the jobs' readings (q[0]; q[1], q[2] their median and 90th percentile; 0
- * when there are fewer than REF_MIN, and then *cal alone) and over those beside the
- * measurements of the limits (*cal; calibrate). Where the adds and the vector ports run at
- * one clock, vec/mhz is one figure
- * (within ~0.1 % on the Sapphire Rapids VM over thousands of readings at 3640-4090 MHz); where
- * a host slowed the adds alone (the Zen 4 VM: silicon_floor) it reads higher, and where a busy
- * SMT sibling slowed the vector ports alone, lower. A low vk reads a slice's clock high
- * (slice_mhz) and its ceiling high: a share errs low. So a low tail of either set errs low; a
- * high one moves neither percentile unless it is over nine in ten readings of both sets, the
- * measurements' included, and then the measurements' adds were slowed too, which reads their
- * cycles low and the ceiling high as well (raw_tries). 0 when there is no vector probe (no
- * AVX2, or denied). */
-static double vec_per_mhz(double q[3], double *cal)
-{
-    double *r = malloc((nloads + 1) * sizeof *r);
-    size_t n = 0;
-    if (!r)
-        abort();
-    for (size_t i = 0; i < nloads; i++)
-        if (lmhz[i] > 0 && lvec[i] > 0)
-            r[n++] = lvec[i] / lmhz[i];
-    q[0] = n >= REF_MIN ? percentile(r, n, 0.1) : 0;
-    q[1] = n >= REF_MIN ? percentile(r, n, 0.5) : 0;
-    q[2] = n >= REF_MIN ? percentile(r, n, 0.9) : 0;
-    free(r);
-    double *c = malloc((ncalib + 1) * sizeof *c);
-    if (!c)
-        abort();
-    for (size_t i = 0; i < ncalib; i++)
-        c[i] = calib[i].vec_mhz;
-    *cal = percentile(c, ncalib, 0.1);
-    free(c);
-    return q[0] > 0 && *cal > 0 ? fmin(q[0], *cal) : *cal;
-}
-
 /* The median over the calibration readings of try (or every try: -1) of the figure at offset
  * off of struct calib; 0 when there are none. */
 static double calib_median(int try, size_t off)
@@ -269,6 +236,41 @@ static double calib_median(int try, size_t off)
     free(c);
     return m;
 }
+
+/* The vector probe's rate per MHz of the clock probe (vk): the median of vec/mhz over the
+ * jobs' readings (q[1]; q[0], q[2] their 10th and 90th percentiles; 0 when there are fewer
+ * than REF_MIN, and then *cal alone), where it agrees within VK_AGREE with the median over
+ * the readings beside the measurements of the limits (*cal; calibrate). Where the adds and the
+ * vector ports run at one clock, vec/mhz is one figure (2.826-2.829 on the Sapphire Rapids
+ * VM, every process, thousands of readings at 3640-4090 MHz); where a host slowed the adds
+ * alone (the Zen 4 VM: silicon_floor) it reads higher, and where something on the other vCPU
+ * slowed the vector ports alone, lower (2.341 beside the measurements while a build ran
+ * there, 2026-12-07). A median stands while under half the readings are either; the two
+ * sets disagreeing says one spell covered most of one set, and then 0: no vector probe, the
+ * rule before (ceil_held). Every reading slowed alike, the measurements' adds were too: their
+ * cycles read low by as much as the slices' clocks do, and the shares stand. *agree = 0
+ * when the two disagreed. 0 when there is no vector probe (no AVX2, or denied). */
+#define VK_AGREE 0.02
+static double vec_per_mhz(double q[3], double *cal, int *agree)
+{
+    double *r = malloc((nloads + 1) * sizeof *r);
+    size_t n = 0;
+    if (!r)
+        abort();
+    for (size_t i = 0; i < nloads; i++)
+        if (lmhz[i] > 0 && lvec[i] > 0)
+            r[n++] = lvec[i] / lmhz[i];
+    q[0] = n >= REF_MIN ? percentile(r, n, 0.1) : 0;
+    q[1] = n >= REF_MIN ? percentile(r, n, 0.5) : 0;
+    q[2] = n >= REF_MIN ? percentile(r, n, 0.9) : 0;
+    free(r);
+    *cal = calib_median(-1, offsetof(struct calib, vec_mhz));
+    *agree = !(q[1] > 0 && *cal > 0 && fabs(q[1] / *cal - 1) > VK_AGREE);
+    if (!*agree)
+        return 0;
+    return q[1] > 0 ? q[1] : *cal;
+}
+
 
 /* The 90th percentile of the readings so far, picked as engine.c's load_ref picks it. */
 static double load_p90(void)
@@ -662,7 +664,7 @@ static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
             sh[k % 2][m[k % 2]++] = 100 * mbs / ceil_at(f, c);
             under += (f->vk > 0 ? c : sl[k].mhz) < 0.995 * f->ceil_mhz;
             at[nclk] = c, clk[nclk++] = sl[k].mhz;
-            if (f->vk > 0 && sl[k].v[0] > 0 && sl[k].v[1] > 0)
+            if (f->vk > 0 && !unguarded && sl[k].v[0] > 0 && sl[k].v[1] > 0)
                 vclk[nv++] = (sl[k].v[0] + sl[k].v[1]) / 2 / f->vk;
         }
     f->cratio = f->npairs ? bench_median(pr, f->npairs) : 0;
@@ -778,7 +780,7 @@ static int report_job(const struct job *j, struct run *u, double ref, double vk,
         break;
     }
     struct figures *f = &u->f;
-    f->vk = vk, f->addk = addk;
+    f->vk = unguarded && !(vk > 0) ? 1 : vk, f->addk = addk; /* -G: moved down regardless */
     shares(j, u->sl, f);
     judge_calm(u->sl, u->fig, u->k, ref, f->cnt);
     f->nslices[0] = (int)((u->k + 1) / 2), f->nslices[1] = (int)(u->k / 2);
@@ -802,8 +804,12 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "-A") == 0) {
             char *end = NULL;
             slow_adds = i + 1 < argc ? strtod(argv[++i], &end) : 0;
-            if (!end || *end || !(slow_adds >= 1 && slow_adds <= 4)) {
-                fprintf(stderr, "direct_bench: -A takes a factor from 1 to 4\n");
+            if (end && *end == ':')
+                slow_runs = (int)strtol(end + 1, &end, 10);
+            if (!end || *end || !(slow_adds >= 1 && slow_adds <= 4) || slow_runs < 1 ||
+                slow_runs > 3) {
+                fprintf(stderr, "direct_bench: -A takes F[:Q], a factor from 1 to 4 and the "
+                        "runs of 8 readings in four it slows, 1 to 3 (default 3)\n");
                 return 2;
             }
         } else if (strcmp(argv[i], "-G") == 0) {
@@ -893,9 +899,10 @@ int main(int argc, char **argv)
      * each figure's jitter, picked 31 times over. */
     _Static_assert(MAX_TRIES >= 1 + sizeof jobs / sizeof jobs[0], "a try before each job");
     if (slow_adds > 1)
-        printf("FAULT INJECTION (-A %g%s): every second run of 8 job readings' clock probe %g "
-               "times slow%s; nothing is judged\n", slow_adds, unguarded ? " -G" : "", slow_adds,
-               unguarded ? ", the slices' clocks unguarded by the vector probe" : "");
+        printf("FAULT INJECTION (-A %g:%d%s): %d runs of 8 job readings in four, clock probe %g "
+               "times slow%s; nothing is judged\n", slow_adds, slow_runs, unguarded ? " -G" : "",
+               slow_runs, slow_adds,
+               unguarded ? "; the slices' clocks the clock probe's, unguarded" : "");
     calibrate(0); /* beside the first measurement, just made */
     if (silicon_get()->ok)
         tries[ntries++] = *silicon_get();
@@ -907,7 +914,8 @@ int main(int argc, char **argv)
         calibrate(t);
         measure_job(&jobs[i], &runs[i], reps, ms, slice_ms);
     }
-    double q[3], cal, vk = vec_per_mhz(q, &cal);
+    int agree;
+    double q[3], cal, vk = vec_per_mhz(q, &cal, &agree);
     double addk = calib_median(-1, offsetof(struct calib, add_mhz));
     int slowed = raw_tries(vk);
     /* Every try floored at the fastest clock pair of all (silicon_floor), for the rule before
@@ -979,18 +987,24 @@ int main(int argc, char **argv)
     printf("load reference %.3f: the highest 90th percentile of the readings so far at a round's "
            "end (at the end %.3f, of %zu readings; %.0f %% of them calm)\n",
            ref, p90, nloads, nloads ? 100.0 * (double)calm / (double)nloads : 0);
-    if (vk > 0 && !(q[0] > 0))
-        printf("vector probe: the job readings too few for a percentile (under %d): ", REF_MIN);
-    if (vk > 0)
-        printf("vector probe: %.4f of its units per MHz of the clock probe (vk), the lower of "
-               "the 10th percentiles of vec/mhz over the jobs' readings (%.4f; median %.4f, "
-               "90th percentile %.4f) and over the %zu beside the measurements of the limits "
+    if (vk > 0 && !(q[1] > 0))
+        printf("vector probe: the job readings too few (under %d): ", REF_MIN);
+    if (!agree)
+        printf("vector probe: the median vec/mhz of the jobs' readings, %.4f (10th percentile "
+               "%.4f, 90th %.4f), and of the %zu beside the measurements of the limits, %.4f, "
+               "over %.0f %% apart: one of the two probes was slowed alone through most of one "
+               "set; shares by the rule before%s\n", q[1], q[0], q[2], ncalib, cal,
+               100 * VK_AGREE, unguarded ? " (-G: not so, moved down to the clock probe's)" : "");
+    else if (vk > 0)
+        printf("vector probe: %.4f of its units per MHz of the clock probe (vk), the median "
+               "vec/mhz of the jobs' readings (10th percentile %.4f, median %.4f, 90th %.4f), "
+               "within %.0f %% of the %zu beside the measurements of the limits "
                "(%.4f); a slice's clock is the highest of the readings either side, each the "
                "higher of the clock probe's and the vector probe's over vk%s, times %.4f (the "
                "add samples' clock over the clock probe's beside the measurements, %.4f, where "
                "over 1); its ceiling, the raw tries' moved to it\n", vk, q[0], q[1], q[2],
-               ncalib, cal, unguarded ? " (-G: the clock probe's alone)" : "", fmax(1, addk),
-               addk);
+               100 * VK_AGREE, ncalib, cal, unguarded ? " (-G: the clock probe's alone)" : "",
+               fmax(1, addk), addk);
     else
         printf("no vector probe (it needs AVX2): a slice's clock is the mean of the clock "
                "probe's readings either side, and a ceiling is never moved below its own clock "
