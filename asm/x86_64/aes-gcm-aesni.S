@@ -43,6 +43,11 @@
  * (CTRBUF): 1.013-1.019x in three runs of 21 repeats, 0.997-1.044x (median 1.018) over 32
  * output offsets; made in the group that loads them, the stores' forwarding delayed each
  * group's first rounds: 0.970-0.980x.
+ * The SSE form (CPUs without AVX-512: most of those without VAES) makes its counters from the
+ * same table, P in %xmm8 for the group (CTR8): a PXOR a block where a PADDD and a PXOR were,
+ * 1.034-1.045x in three gcm_kernels.sh runs of 21 (Sapphire Rapids VM under
+ * ACCELSCOPE_DENY=vaes,avx512f's code, 2026-12-07; the EVEX rows 0.994-1.009x); its share of
+ * the xmm ceiling (direct.sh, 7 processes) went from 82.4 % and 82.9 % to 87.1 % and 87.3 %.
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
  * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
@@ -52,10 +57,11 @@
  * %xmm19, P in %xmm20 (both lanes of %ymm20: CTR8VL), the last round key in %xmm21, %xmm8
  * the byte-swap mask, %ymm22..25 CTRBUF's scratch).
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
- * key (the EVEX form: CTR8VL's row), %r11d rounds. The next counter block lives in the red
- * zone at -24(%rsp) (16-byte aligned: the kernels are leaves entered with %rsp = 8 mod 16;
- * the EVEX form: at 128(%rsp) in a frame below a pushed %rbp, 32-byte aligned, CTRBUF's
- * counters at 0..127(%rsp));
+ * key (the EVEX form: CTR8VL's row), %r11d rounds, %rax the blocks done (the SSE form: CTR8's
+ * row, the blocks done at -8(%rsp)). The next counter block lives in the red zone at
+ * -24(%rsp), CTR8's P at -40(%rsp) (16-byte aligned: the kernels are leaves entered with
+ * %rsp = 8 mod 16; the EVEX form: at 128(%rsp) in a frame below a pushed %rbp, 32-byte
+ * aligned, CTRBUF's counters at 0..127(%rsp));
  * it steps as GCM's inc32 (SP 800-38D 6.2): its last 32 bits, big-endian, modulo 2^32. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
@@ -71,11 +77,14 @@
 #define GCM_DEC direct_aes_gcm_dec
 #endif
     .set    VL, GCM_VL
-/* The counter's place: the red zone, or in the EVEX form the frame ENTRY makes (CTR8VL) */
+/* The counter's place: the red zone, or in the EVEX form the frame ENTRY makes (CTR8VL); the
+ * SSE form's P (CTR8) and the blocks done (kept there while %rax walks .Lrows) beside it */
 .if VL
     .set    CTRO, 128
 .else
     .set    CTRO, -24
+    .set    PO, -40
+    .set    DONEO, -8
 .endif
 
     .text
@@ -142,37 +151,30 @@
 .endm
 
 /* Counters for the group into %xmm0..7, whitened with round key 0; the counter (GCM byte
- * order) moves by 8. While its last byte takes the 8 without a carry (31 groups in 32), PADDD
- * of k << 24 adds k to that byte in place; otherwise the counter is byte-reversed, stepped as
- * a 32-bit integer and reversed back, block by block (the shuffles share AES ports on Zen 3,
- * hence the fast way). */
+ * order) moves by 8. While its last byte b takes the 8 without a carry (31 groups in 32),
+ * block i is P ^ row(b + i), as in CTR8VL: P (PO(%rsp), the counter with its last byte
+ * cleared, xored with round key 0) in %xmm8 once, then a PXOR a block with its row (%rax
+ * walking .Lrows), where a PADDD of k << 24 and a PXOR with the key were: 8 vector ALU
+ * instructions a group fewer. Otherwise the counter is byte-reversed, stepped as a 32-bit
+ * integer and reversed back, block by block (the shuffles share AES ports on Zen 3, hence the
+ * fast way), whitened, and P made anew. */
 .macro CTR8
     .if VL
     CTR8VL
     .exitm
     .endif
-    movdqa  CTRO(%rsp), %xmm0
     cmpb    $0xf7, CTRO+15(%rsp)
     ja      2f
-    movdqa  %xmm0, %xmm1
-    paddd   .Lb1(%rip), %xmm1
-    movdqa  %xmm0, %xmm2
-    paddd   .Lb2(%rip), %xmm2
-    movdqa  %xmm0, %xmm3
-    paddd   .Lb3(%rip), %xmm3
-    movdqa  %xmm0, %xmm4
-    paddd   .Lb4(%rip), %xmm4
-    movdqa  %xmm0, %xmm5
-    paddd   .Lb5(%rip), %xmm5
-    movdqa  %xmm0, %xmm6
-    paddd   .Lb6(%rip), %xmm6
-    movdqa  %xmm0, %xmm7
-    paddd   .Lb7(%rip), %xmm7
-    movdqa  %xmm0, %xmm13
-    paddd   .Lb8(%rip), %xmm13
-    movdqa  %xmm13, CTRO(%rsp)
+    movdqa  PO(%rsp), %xmm8
+    .irp s, 0, 1, 2, 3, 4, 5, 6, 7
+    movdqa  %xmm8, %xmm\s
+    pxor    16*\s(%rax), %xmm\s
+    .endr
+    addb    $8, CTRO+15(%rsp)
+    subq    $-128, %rax
     jmp     3f
 2:
+    movdqa  CTRO(%rsp), %xmm0
     movdqa  .Lgbswap(%rip), %xmm8
     pshufb  %xmm8, %xmm0
     movdqa  %xmm0, %xmm1
@@ -201,16 +203,22 @@
     pshufb  %xmm8, %xmm5
     pshufb  %xmm8, %xmm6
     pshufb  %xmm8, %xmm7
-3:
     movdqa  (%rdi), %xmm8
-    pxor    %xmm8, %xmm0
-    pxor    %xmm8, %xmm1
-    pxor    %xmm8, %xmm2
-    pxor    %xmm8, %xmm3
-    pxor    %xmm8, %xmm4
-    pxor    %xmm8, %xmm5
-    pxor    %xmm8, %xmm6
-    pxor    %xmm8, %xmm7
+    .irp s, 0, 1, 2, 3, 4, 5, 6, 7
+    pxor    %xmm8, %xmm\s
+    .endr
+    subq    $4096 - 128, %rax           /* b wrapped to b + 8 - 256 */
+    SSEP
+3:
+.endm
+
+/* The SSE form's P at PO(%rsp) from the counter at CTRO(%rsp), %rax at the row of its last
+ * byte (whose XOR clears the byte). Scratch %xmm13. */
+.macro SSEP
+    movdqa  CTRO(%rsp), %xmm13
+    pxor    (%rax), %xmm13
+    pxor    (%rdi), %xmm13
+    movdqa  %xmm13, PO(%rsp)
 .endm
 
 /* One AES round (key at \off(%rdi)) on the eight states. The key comes as AESENC's memory
@@ -456,12 +464,20 @@
     andq    $-32, %rsp
     .endif
     movq    %rax, %r9
+    movdqu  (%rdx), %xmm0
+    movdqa  %xmm0, CTRO(%rsp)
+    .if !VL                             /* %rax to the row of the counter's last byte (CTR8) */
+    movq    %rax, DONEO(%rsp)
+    movzbl  CTRO+15(%rsp), %r11d
+    shll    $4, %r11d
+    leaq    .Lrows(%rip), %rax
+    addq    %r11, %rax
+    SSEP
+    .endif
     movl    240(%rdi), %r11d
     movl    %r11d, %r10d
     shlq    $4, %r10
     addq    %rdi, %r10
-    movdqu  (%rdx), %xmm0
-    movdqa  %xmm0, CTRO(%rsp)
     movdqu  16(%rdx), %xmm12
     pshufb  .Lgbswap(%rip), %xmm12
     .if VL
@@ -499,6 +515,10 @@
     pxor    %xmm7, %xmm7
     pxor    %xmm8, %xmm8
     pxor    %xmm13, %xmm13
+    .if !VL                             /* P is round key 0 xored with a public counter */
+    movdqa  %xmm0, PO(%rsp)
+    movq    DONEO(%rsp), %rax
+    .endif
     .if VL
     vpxorq  %xmm16, %xmm16, %xmm16
     vpxorq  %xmm17, %xmm17, %xmm17
@@ -606,16 +626,6 @@ direct_ghash1:
 .Ld6:   .long 6, 0, 0, 0
 .Ld7:   .long 7, 0, 0, 0
 .Ld8:   .long 8, 0, 0, 0
-.if !VL                                 /* CTR8's fast way; the EVEX form has CTR8VL's rows */
-.Lb1:   .long 0, 0, 0, 1 << 24
-.Lb2:   .long 0, 0, 0, 2 << 24
-.Lb3:   .long 0, 0, 0, 3 << 24
-.Lb4:   .long 0, 0, 0, 4 << 24
-.Lb5:   .long 0, 0, 0, 5 << 24
-.Lb6:   .long 0, 0, 0, 6 << 24
-.Lb7:   .long 0, 0, 0, 7 << 24
-.Lb8:   .long 0, 0, 0, 8 << 24
-.else
     .p2align 6
 .Lrows:
     .set    .Lrowv, 0
@@ -623,10 +633,10 @@ direct_ghash1:
     .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv & 0xff
     .set    .Lrowv, .Lrowv + 1
     .endr
-    /* CTRBUF reads rows up to b + 15, b <= 0xf7 (CTR8VL), or b + 7, b <= 0xff (CTRP) */
+    /* CTRBUF reads rows up to b + 15, b <= 0xf7 (CTR8VL), or b + 7, b <= 0xff (CTRP); the
+     * SSE form's CTR8 up to b + 7, b <= 0xf7, its SSEP b <= 0xff */
     .if . - .Lrows < 16 * (0x106 + 1)
     .error ".Lrows too short for CTRBUF (rows up to 0x106)"
     .endif
-.endif
 
     .section .note.GNU-stack, "", @progbits
