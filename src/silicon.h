@@ -95,10 +95,11 @@ struct silicon_insn_result {
     char why[128];        /* when not */
     double lat_tsc, tp_tsc;   /* TSC cycles per instruction: latency, reciprocal throughput */
     double lat_core, tp_core; /* the same in core cycles, floored (silicon_floor) */
-    double lat_raw, tp_raw;   /* the same before the floor raised them: each the median of
-                               * its windows' instruction-over-adds ratios, at each window's
-                               * clock (a merge: the fewest of the tries', a mixed loop's the
-                               * higher s's, with it); silicon_unfloor */
+    double lat_raw, tp_raw;   /* the same before the floor raised them: the median of the
+                               * windows' instruction-over-adds ratios, at each window's clock
+                               * (GCM's least-mix loops: the fewest of remix's medians; a
+                               * mixed loop: the higher s's; a merge: the fewest of the
+                               * tries', a mixed loop's the higher s's); silicon_unfloor */
     double speedup;           /* a mixed loop: s = (A + P) / t, its parts run beside it; */
     double speedup_low;       /* the best and the worst of three tries (silicon.c remix),
                                * of every try of every measurement merged */
