@@ -122,7 +122,9 @@ size_t direct_ghash_vpclmul(uint8_t y[16], const struct direct_ghash_key *k, con
  * nblocks & ~7 blocks (AES-NI: 8 per group, one reduction per two groups by H^16..H^1) or
  * nblocks & ~15 (VAES: 16 per group as 8 ymm pairs, one reduction per two groups by
  * H^32..H^1), return the blocks done,
- * and the caller does the rest. They need gk's hsh and hksh (direct_ghash_shift). */
+ * and the caller does the rest. They need gk's hsh and hksh (direct_ghash_shift). The AES-NI
+ * pair uses 40 bytes of the red zone below its return address (the counter, the blocks done,
+ * and P, round key 0 xored with the counter, which it wipes). */
 struct direct_gcm_state {
     uint8_t ctr[16];
     uint8_t y[16];

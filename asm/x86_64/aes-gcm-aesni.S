@@ -49,9 +49,10 @@
  * ACCELSCOPE_DENY=vaes,avx512f's code, 2026-12-07; the EVEX rows 0.994-1.009x); its share of
  * the xmm ceiling (direct.sh, 7 processes) went from 82.4 % and 82.9 % to 87.1 % and 87.3 %.
  *
- * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 round key 0 and the
- * last one (the middle rounds take theirs from memory: struct direct_aes_key is 16-byte
- * aligned, as AESENC's legacy-SSE memory operand must be),
+ * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 CTR8's P (on the
+ * carry's way the byte-swap mask, then round key 0), then the last round key (the middle
+ * rounds take theirs from memory: struct direct_aes_key is 16-byte aligned, as AESENC's
+ * legacy-SSE memory operand must be),
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (the EVEX
  * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power, Y in
  * %xmm19, P in %xmm20 (both lanes of %ymm20: CTR8VL), the last round key in %xmm21, %xmm8
@@ -447,8 +448,9 @@
 .endm
 .endif
 
-/* Entry: blocks done (nblocks & ~7) in %rax and %r9, key pointers, counter and Y loaded;
- * jumps to \out (the kernel's RET) when there is nothing to do. */
+/* Entry: blocks done (nblocks & ~7) in %r9 and in %rax (the SSE form: at -8(%rsp), %rax at
+ * CTR8's row, P made), key pointers, counter and Y loaded; jumps to \out (the kernel's RET,
+ * %rax 0) when there is nothing to do. */
 .macro ENTRY out
     endbr64
     movq    %r9, %rax
@@ -494,9 +496,10 @@
 .endm
 
 /* State back to GCM byte order; no key stream or key left in registers, nor in the EVEX
- * form's frame (its whitened counters), which it pops. %xmm9..11, 14 and 15 keep the last
- * blocks' products by powers of H and reduction terms, %xmm12 Y as stored: not wiped, as in
- * direct_ghash1. */
+ * form's frame (its whitened counters), which it pops, nor in the SSE form's P at -40(%rsp)
+ * (round key 0 xored with a public counter); the SSE form's %rax, the blocks done, back from
+ * -8(%rsp). %xmm9..11, 14 and 15 keep the last blocks' products by powers of H and reduction
+ * terms, %xmm12 Y as stored: not wiped, as in direct_ghash1. */
 .macro LEAVE
     .if VL
     vmovdqa64 %xmm19, %xmm12
@@ -636,7 +639,7 @@ direct_ghash1:
     /* CTRBUF reads rows up to b + 15, b <= 0xf7 (CTR8VL), or b + 7, b <= 0xff (CTRP); the
      * SSE form's CTR8 up to b + 7, b <= 0xf7, its SSEP b <= 0xff */
     .if . - .Lrows < 16 * (0x106 + 1)
-    .error ".Lrows too short for CTRBUF (rows up to 0x106)"
+    .error ".Lrows too short for CTRBUF and CTR8 (rows up to 0x106)"
     .endif
 
     .section .note.GNU-stack, "", @progbits
