@@ -7,6 +7,8 @@
  *    0..4096 (block multiples for CBC; AEADs also at a few up to 32 KiB), out of place at odd
  *    offsets and in place, chains of ops split at random lengths, CTR counters about to
  *    carry, GCM decryption and forged tags;
+ *  - the stitched GCM kernels leave no round key, key stream or whitened counter in %xmm0..15
+ *    or in the 256 bytes under the stack pointer (check_gcm_wipe, through an asm shim);
  *  - the instructions: each kernel's code holds the crypto instruction it is named for, and
  *    availability follows CPUID and ACCELSCOPE_DENY (tests/deny.sh runs this binary with each
  *    feature denied): a denied impl says so, and every other implementation of its algorithm
@@ -654,6 +656,93 @@ static void check_gcm_short(gcm_kernel *enc, gcm_kernel *dec, size_t group, cons
         }
 }
 
+/* t_peek_call(fn, args, below, n, xmm): fn(args[0..5]) with the n bytes below this shim's
+ * stack pointer first set to 0xa5, then %xmm0..15 as fn left them into xmm (256 bytes) and
+ * those n bytes into below, before anything else can touch them; fn's return value. The
+ * kernels promise to leave no key, key stream or whitened counter in registers or in the
+ * stack they used (asm/direct.h; LEAVE in each), which only the bytes under the stack
+ * pointer after the call can show; C cannot read there. */
+size_t t_peek_call(void *fn, const uint64_t args[6], uint8_t *below, size_t n, uint8_t *xmm);
+__asm__(".text\n"
+        ".globl t_peek_call\n"
+        ".hidden t_peek_call\n"
+        ".type t_peek_call, @function\n"
+        "t_peek_call:\n"
+        "endbr64\n"
+        "pushq %rbx\n pushq %r12\n pushq %r13\n pushq %r14\n pushq %r15\n"
+        "movq %rdi, %rbx\n movq %rsi, %r12\n movq %rdx, %r13\n movq %rcx, %r14\n"
+        "movq %r8, %r15\n"
+        "movq %rsp, %rdi\n subq %r14, %rdi\n movq %r14, %rcx\n movb $0xa5, %al\n rep stosb\n"
+        "movq 0(%r12), %rdi\n movq 8(%r12), %rsi\n movq 16(%r12), %rdx\n"
+        "movq 24(%r12), %rcx\n movq 32(%r12), %r8\n movq 40(%r12), %r9\n"
+        "call *%rbx\n"
+        "movdqu %xmm0, 0(%r15)\n movdqu %xmm1, 16(%r15)\n movdqu %xmm2, 32(%r15)\n"
+        "movdqu %xmm3, 48(%r15)\n movdqu %xmm4, 64(%r15)\n movdqu %xmm5, 80(%r15)\n"
+        "movdqu %xmm6, 96(%r15)\n movdqu %xmm7, 112(%r15)\n movdqu %xmm8, 128(%r15)\n"
+        "movdqu %xmm9, 144(%r15)\n movdqu %xmm10, 160(%r15)\n movdqu %xmm11, 176(%r15)\n"
+        "movdqu %xmm12, 192(%r15)\n movdqu %xmm13, 208(%r15)\n movdqu %xmm14, 224(%r15)\n"
+        "movdqu %xmm15, 240(%r15)\n"
+        "movq %rsp, %rsi\n subq %r14, %rsi\n movq %r13, %rdi\n movq %r14, %rcx\n rep movsb\n"
+        "popq %r15\n popq %r14\n popq %r13\n popq %r12\n popq %rbx\n"
+        "ret\n"
+        ".size t_peek_call, .-t_peek_call\n");
+
+/* After a call of a few groups: no round key, whitened counter (key 0 ^ counter, or its P:
+ * the counter's last byte cleared, as the table ways make it), or key stream block of the
+ * call in %xmm0..15 or anywhere in the 256 bytes under the caller's stack pointer (the
+ * AES-NI forms' red zone, the EVEX form's frame of up to 168 bytes). The GHASH products the
+ * kernels leave (LEAVE says which) are not key material of these kinds. */
+static void check_gcm_wipe(gcm_kernel *fn, int decrypt, size_t group, unsigned bits,
+                           const char *name)
+{
+    enum { NG = 4, BELOW = 256, MAXS = 15 + 4 * 3 * (NG + 1) * 32 };
+    static uint8_t secret[MAXS][16];
+    uint8_t key[32], in[NG * 32 * 16], out[NG * 32 * 16], below[BELOW], xmm[256], ctr[16];
+    struct direct_aes_key k;
+    struct direct_ghash_key gk;
+    struct direct_gcm_state st;
+    size_t nb = NG * group, ns = 0;
+    fill(key, sizeof key), fill(in, sizeof in), fill(st.ctr, 16), fill(st.y, 16);
+    st.ctr[15] = (uint8_t)(0x100 - group); /* the carry's way in the call, and the fast one */
+    direct_aes_set_encrypt_key(&k, key, bits);
+    direct_ghash_init(&gk, key);
+    direct_ghash_shift(&gk);
+    for (unsigned r = 0; r <= k.rounds; r++)
+        memcpy(secret[ns++], k.rk + 16 * r, 16);
+    memcpy(ctr, st.ctr, 16);
+    for (size_t b = 0; b < nb + group; b++) {
+        direct_aes_encrypt_block(&k, secret[ns++], ctr);
+        for (int i = 0; i < 16; i++)
+            secret[ns][i] = ctr[i] ^ k.rk[i];
+        memcpy(secret[ns + 1], secret[ns], 16);
+        secret[ns + 1][15] = k.rk[15];
+        ns += 2;
+        for (int i = 15; i >= 12 && ++ctr[i] == 0; i--)
+            ;
+    }
+    const uint64_t args[6] = { (uintptr_t)&k, (uintptr_t)&gk, (uintptr_t)&st, (uintptr_t)out,
+                               (uintptr_t)in, nb };
+    size_t done = t_peek_call((void *)fn, args, below, BELOW, xmm);
+    int found = -1;
+    size_t at = 0;
+    for (size_t s = 0; s < ns && found < 0; s++) {
+        for (size_t o = 0; o + 16 <= BELOW && found < 0; o++)
+            if (memcmp(below + o, secret[s], 16) == 0)
+                found = (int)s, at = o;
+        for (size_t r = 0; r < 16 && found < 0; r++)
+            if (memcmp(xmm + 16 * r, secret[s], 16) == 0)
+                found = (int)s, at = 1000 + r;
+    }
+    char where[64] = "";
+    if (found >= 0)
+        snprintf(where, sizeof where, at >= 1000 ? "in %%xmm%zu" : "%zu bytes under %%rsp",
+                 at >= 1000 ? at - 1000 : BELOW - at);
+    CHECK(done == nb && found < 0,
+          "%s %s AES-%u: %zu of %zu blocks done; secret %d left %s (0..%u the round keys, then "
+          "a block's key stream, whitened counter and P; -1 none)", name,
+          decrypt ? "dec" : "enc", bits, done, nb, found, where, k.rounds);
+}
+
 /* direct_ghash1, the GCM op's one-block GHASH (the lengths block, a padded last block),
  * against direct_ghash's one-block path, on random keys, states and blocks, a zero state, a
  * zero block, and the block given as the state itself (y == in). */
@@ -710,9 +799,13 @@ static void check_gcm_kernels(void)
             printf("UNAVAILABLE: %s: the %s rows are unavailable here\n", k[i].name, k[i].row);
         else if (k[i].evex && !direct_x86_gcm_evex(why, sizeof why))
             printf("UNAVAILABLE: %s: %s\n", k[i].name, why);
-        else
-            check_gcm_wraps(k[i].enc, k[i].dec, k[i].group, k[i].name),
-                check_gcm_short(k[i].enc, k[i].dec, k[i].group, k[i].name);
+        else {
+            check_gcm_wraps(k[i].enc, k[i].dec, k[i].group, k[i].name);
+            check_gcm_short(k[i].enc, k[i].dec, k[i].group, k[i].name);
+            for (unsigned bits = 128; bits <= 256; bits += 64)
+                for (int d = 0; d < 2; d++)
+                    check_gcm_wipe(d ? k[i].dec : k[i].enc, d, k[i].group, bits, k[i].name);
+        }
     }
 }
 
