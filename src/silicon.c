@@ -592,12 +592,28 @@ void silicon_adopt(const struct silicon *l)
     measured = 1;
 }
 
+/* *x = the fewer of *x and y, cycles, a missing figure (0) not counted; 1 when y was taken. */
+static int fewer(double *x, double y)
+{
+    if (!(y > 0 && (!(*x > 0) || y < *x)))
+        return 0;
+    *x = y;
+    return 1;
+}
+
 /* One figure of an instruction: the faster of the one held (*x, *xt: core and TSC cycles) and
  * the try's (y, yt). */
 static void faster(double *x, double *xt, double y, double yt)
 {
-    if (y > 0 && (!(*x > 0) || y < *x))
-        *x = y, *xt = yt;
+    if (fewer(x, y))
+        *xt = yt;
+}
+
+/* The GCM models of l worked out again from its figures. */
+static void models(struct silicon *l)
+{
+    gcm_model(l, 10, SILICON_BEST, &l->gcm128);
+    gcm_model(l, 14, SILICON_BEST, &l->gcm256);
 }
 
 void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
@@ -610,8 +626,7 @@ void silicon_floor(struct silicon *l, double core_mhz, double tsc_mhz)
         if (r->lat_tsc * f > r->lat_core)
             r->lat_core = r->lat_tsc * f;
     }
-    gcm_model(l, 10, SILICON_BEST, &l->gcm128);
-    gcm_model(l, 14, SILICON_BEST, &l->gcm256);
+    models(l);
 }
 
 void silicon_unfloor(struct silicon *l)
@@ -623,15 +638,7 @@ void silicon_unfloor(struct silicon *l)
         if (r->lat_raw > 0)
             r->lat_core = r->lat_raw;
     }
-    gcm_model(l, 10, SILICON_BEST, &l->gcm128);
-    gcm_model(l, 14, SILICON_BEST, &l->gcm256);
-}
-
-/* The fewer of two raw figures (silicon_unfloor), a missing one (0) not counted. */
-static void fewer(double *x, double y)
-{
-    if (y > 0 && (!(*x > 0) || y < *x))
-        *x = y;
+    models(l);
 }
 
 void silicon_merge(const struct silicon *l)

@@ -695,7 +695,7 @@ __asm__(".text\n"
 static void check_gcm_wipe(gcm_kernel *fn, int decrypt, size_t group, unsigned bits,
                            const char *name)
 {
-    enum { NG = 4, BELOW = 256, MAXS = 15 + 4 * 3 * (NG + 1) * 32 };
+    enum { NG = 4, BELOW = 256, MAXS = 15 + 3 * (NG + 1) * 32 };
     static uint8_t secret[MAXS][16];
     uint8_t key[32], in[NG * 32 * 16], out[NG * 32 * 16], below[BELOW], xmm[256], ctr[16];
     struct direct_aes_key k;

@@ -213,12 +213,9 @@ static void calibrate(int try)
     }
 }
 
-/* The p-th percentile (0..1) of v[0..n), sorted in place; 0 when n is 0. */
-static double percentile(double *v, size_t n, double p)
+/* The p-th percentile (0..1) of v[0..n), sorted. */
+static double percentile(const double *v, size_t n, double p)
 {
-    if (!n)
-        return 0;
-    qsort(v, n, sizeof *v, bench_cmp_double);
     return v[(size_t)(p * (double)(n - 1) + 0.5)];
 }
 
@@ -233,7 +230,7 @@ static double calib_median(int try, size_t off)
     for (size_t i = 0; i < ncalib; i++)
         if (try < 0 || calib[i].try == try)
             c[n++] = *(const double *)((const char *)&calib[i] + off);
-    double m = percentile(c, n, 0.5);
+    double m = n ? bench_median(c, (int)n) : 0;
     free(c);
     return m;
 }
@@ -261,9 +258,11 @@ static double vec_per_mhz(double q[3], double *cal, int *agree)
     for (size_t i = 0; i < nloads; i++)
         if (lmhz[i] > 0 && lvec[i] > 0)
             r[n++] = lvec[i] / lmhz[i];
-    q[0] = n >= REF_MIN ? percentile(r, n, 0.1) : 0;
-    q[1] = n >= REF_MIN ? percentile(r, n, 0.5) : 0;
-    q[2] = n >= REF_MIN ? percentile(r, n, 0.9) : 0;
+    q[0] = q[1] = q[2] = 0;
+    if (n >= REF_MIN) {
+        qsort(r, n, sizeof *r, bench_cmp_double);
+        q[0] = percentile(r, n, 0.1), q[1] = percentile(r, n, 0.5), q[2] = percentile(r, n, 0.9);
+    }
     free(r);
     *cal = calib_median(-1, offsetof(struct calib, vec_mhz));
     *agree = !(q[1] > 0 && *cal > 0 && fabs(q[1] / *cal - 1) > VK_AGREE);
@@ -306,7 +305,6 @@ static void ref_update(void)
 
 struct slice {
     double bytes, sec; /* its ops' bytes, thread CPU seconds */
-    double mhz;        /* the mean of the clock probes either side (the rule before) */
     double m[2], v[2]; /* the clock and vector probes' readings before and after it */
     int calm;
 };
@@ -472,6 +470,13 @@ static double ceil_at(const struct figures *f, double mhz)
     return f->vk > 0 ? f->ceil * mhz / f->ceil_mhz : ceil_held(f, mhz);
 }
 
+/* The mean of the clock probe's readings either side of a slice: its clock by the rule before
+ * (ceil_held). */
+static double adds_mhz(const struct slice *sl)
+{
+    return (sl->m[0] + sl->m[1]) / 2;
+}
+
 /* A slice's clock for its ceiling: the highest of the readings either side, each the clock
  * probe's, or the vector probe's reading of it (vec / vk) where that is higher (the adds
  * slowed alone, and the vector units, which the kernels run on, were not), times f->addk
@@ -485,10 +490,10 @@ static double ceil_at(const struct figures *f, double mhz)
 static double slice_mhz(const struct figures *f, const struct slice *sl)
 {
     if (!(f->vk > 0))
-        return sl->mhz; /* the rule before, exactly */
+        return adds_mhz(sl); /* the rule before, exactly */
     double c = 0;
     for (int i = 0; i < 2; i++) {
-        double v = f->vk > 0 && sl->v[i] > 0 && !unguarded ? sl->v[i] / f->vk : 0;
+        double v = sl->v[i] > 0 && !unguarded ? sl->v[i] / f->vk : 0;
         c = fmax(c, fmax(v, sl->m[i]));
     }
     return c * fmax(1, f->addk);
@@ -510,7 +515,7 @@ static void shares(const struct job *j, const struct slice *sl, struct figures *
         for (int i = 0; i < 2 * f->per; i++) {
             const struct slice *x = &sl[(size_t)(2 * f->per * r + i)];
             clk[i % 2] += slice_mhz(f, x);
-            adds += i % 2 ? 0 : x->mhz;
+            adds += i % 2 ? 0 : adds_mhz(x);
         }
         f->cd[r] = clk[0] / f->per, f->co[r] = clk[1] / f->per;
         double at_d = ceil_at(f, f->cd[r]), at_o = ceil_at(f, f->co[r]);
@@ -664,10 +669,10 @@ static void calm_figures(const struct slice *sl, size_t n, struct figures *f)
     for (size_t k = 0; k < n && f->hasceil; k++)
         if (sl[k].calm) {
             double mbs = sl[k].bytes / sl[k].sec / 1e6, c = slice_mhz(f, &sl[k]);
-            hd[k % 2][m[k % 2]] = 100 * mbs / ceil_held(f, sl[k].mhz);
+            hd[k % 2][m[k % 2]] = 100 * mbs / ceil_held(f, adds_mhz(&sl[k]));
             sh[k % 2][m[k % 2]++] = 100 * mbs / ceil_at(f, c);
-            under += (f->vk > 0 ? c : sl[k].mhz) < 0.995 * f->ceil_mhz;
-            at[nclk] = c, clk[nclk++] = sl[k].mhz;
+            under += c < 0.995 * f->ceil_mhz;
+            at[nclk] = c, clk[nclk++] = adds_mhz(&sl[k]);
             if (f->vk > 0 && !unguarded && sl[k].v[0] > 0 && sl[k].v[1] > 0)
                 vclk[nv++] = (sl[k].v[0] + sl[k].v[1]) / 2 / f->vk;
         }
@@ -690,8 +695,8 @@ struct run {
     enum run_state state;
     char why[300];
     struct figures f;
-    struct slice *sl; /* k slices, A B A B; fig[i], mhz[i], vec[i] the readings between them */
-    double *fig, *mhz, *vec;
+    struct slice *sl; /* k slices, A B A B; fig[i] the load readings between them */
+    double *fig;
     size_t k;
 };
 
@@ -723,12 +728,11 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
     size_t cap = (size_t)2 * reps * 2 * per, k = 0;
     struct slice *sl = u->sl = calloc(cap, sizeof *sl);
     double *fig = u->fig = calloc(cap + 1, sizeof *fig);
-    double *mhz = u->mhz = calloc(cap + 1, sizeof *mhz);
-    double *vec = u->vec = calloc(cap + 1, sizeof *vec);
-    if (!sl || !fig || !mhz || !vec)
+    if (!sl || !fig)
         abort();
     f->per = per;
-    fig[0] = reading(&mhz[0], &vec[0]);
+    double mp, vp; /* the probes' last readings, before the next slice */
+    fig[0] = reading(&mp, &vp);
     for (f->rounds = 0; f->rounds < 2 * reps; f->rounds++) {
         if (f->rounds >= reps) {
             int cnt[2];
@@ -743,10 +747,9 @@ static void measure_job(const struct job *j, struct run *u, int reps, double ms,
                 u->state = RUN_FAILED;
                 goto out;
             }
-            fig[k + 1] = reading(&mhz[k + 1], &vec[k + 1]);
-            sl[k].mhz = (mhz[k] + mhz[k + 1]) / 2;
-            sl[k].m[0] = mhz[k], sl[k].m[1] = mhz[k + 1];
-            sl[k].v[0] = vec[k], sl[k].v[1] = vec[k + 1];
+            sl[k].m[0] = mp, sl[k].v[0] = vp;
+            fig[k + 1] = reading(&mp, &vp);
+            sl[k].m[1] = mp, sl[k].v[1] = vp;
             bytes[s] += sl[k].bytes, sec[s] += sl[k].sec;
         }
         ref_update();
@@ -1017,7 +1020,7 @@ int main(int argc, char **argv)
     int missed = 0;
     for (size_t i = 0; i < nj; i++) {
         missed += report_job(&jobs[i], &runs[i], ref, vk, addk) == 0;
-        free(runs[i].sl), free(runs[i].fig), free(runs[i].mhz), free(runs[i].vec);
+        free(runs[i].sl), free(runs[i].fig);
     }
     if (over_ceiling)
         printf("! over 100 %%: a 16-op run of a few us went faster than the clock read around "
