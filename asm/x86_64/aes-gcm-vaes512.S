@@ -107,7 +107,15 @@
  * start (correct, t_direct), read 0.921-0.927x; where a round's four multiply steps sit
  * among its VAESENCs does not matter here (each after the VAESENC of quads 1, 3, 5, 7 instead
  * of before: 0.990-1.015x; all four before the round's VAESENCs: 0.996-0.999x). What did
- * gain is TGMULK's shared half-sums (vaes-common.inc) and ZCTR32's counter byte in %r10d. */
+ * gain is TGMULK's shared half-sums (vaes-common.inc) and ZCTR32's counter byte in %r10d.
+ * Tried and not kept (same VM, 2026-12-07, a later session): four groups a reduction while
+ * four are left, as the ymm kernel's EVEX form (GCM_ENC_LAG2's \h4 and \h3 from H^128..H^65
+ * in four more tables, 2 KiB more key; correct, t_direct, and 420 failures with one table's
+ * offset wrong) read at 16 KiB 1.012-1.017x encrypting and 0.997-1.003x decrypting (four
+ * runs), at 4 KiB 1.017 and 1.043x, AES-256 1.009 and 0.992x, but at 64 KiB 0.970-0.978x
+ * both ways in four runs: with 128 KiB of data streaming through L1 the larger set of
+ * powers seems to be evicted the more (our reading). A gain at the size issue 15 judges,
+ * paid for where it does not look, is not one. */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
