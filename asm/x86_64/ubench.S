@@ -687,7 +687,9 @@ ubench_vaes_vclmul_mix:
 
 /* GCM's least instruction mix a register of blocks, for its ceiling (src/silicon.h): \r
  * AES rounds; a product's carry-less multiplies, four schoolbook or three Karatsuba (\kara)
- * with the data's half-sum (a shuffle and an XOR; H's are precomputed); and the vector ALU
+ * with the data's half-sums, two registers' at once (their low halves and their high halves
+ * unpacked into two registers, one XOR of those, as vaes-common.inc's TGMULK; H's are
+ * precomputed; one shuffle and one XOR a register before 2026-12-07); and the vector ALU
  * work no stitched GCM goes without: the XOR with the data and the byte swap of the block
  * hashed, then the products added into the sums: an XOR each, or with VPTERNLOGQ (\tern) two
  * at once (schoolbook's four in two; Karatsuba's three, two registers' six in three). The
@@ -704,8 +706,11 @@ ubench_vaes_vclmul_mix:
     vpclmulqdq $0x11, %\reg\()15, %\reg\()13, %\reg\()2
     vpclmulqdq $0x01, %\reg\()15, %\reg\()14, %\reg\()3
     .if \kara
-    vpshufd $0x4e, %\reg\()13, %\reg\()4
-    \xor    %\reg\()12, %\reg\()14, %\reg\()5
+    .if \j % 2 == 0                  /* a pair's half-sums: their halves unpacked, one XOR */
+    vpunpcklqdq %\reg\()13, %\reg\()14, %\reg\()4
+    vpunpckhqdq %\reg\()13, %\reg\()14, %\reg\()5
+    \xor    %\reg\()12, %\reg\()14, %\reg\()7
+    .endif
     .else
     vpclmulqdq $0x10, %\reg\()15, %\reg\()13, %\reg\()4
     .endif
