@@ -28,8 +28,8 @@
  *                the rounds, a product's carry-less multiplies, 4 schoolbook or 3 Karatsuba,
  *                and the vector ALU work no stitched GCM goes without: the XOR with the data,
  *                the byte swap of the block hashed, Karatsuba's half-sums (two registers'
- *                by two unpacks and one XOR), the products added
- *                into the sums, by VPTERNLOGQ where the CPU has it at that width; the counter
+ *                by two unpacks and one XOR), the products added into the sums, by
+ *                VPTERNLOGQ where the CPU has it at that width; the counter
  *                and round key 0 can be made in general registers and loaded, as OpenSSL's
  *                aesni_ctr32_encrypt_blocks does, so they are not counted), over the blocks a
  *                register; the fastest of the four forms, and only where it is over 1.05 x the

@@ -823,7 +823,9 @@ struct opcode {
  * first bytes (320; each kernel's first one sits within ~300; the zmm CTR kernel, which
  * first broadcasts its round keys, 400; the stitched GCM kernels, over 1.5 KiB each, 640,
  * but 4096 for the EVEX AES-NI encryption kernel's VPTERNLOGQ, first met in its third group,
- * and 1024 for the decryption one's (at 826 bytes, 2026-12-07; the encryption one's at 3572):
+ * and 1024 for the decryption one's (at 826 bytes, 2026-12-07; the encryption one's at 3572),
+ * and for the SSE and VEX decryption kernels' first multiply since they hash by pairs (at 578
+ * and 482 bytes, 413069f):
  * every kernel that far is still code): proof the impl's output comes
  * from the crypto instructions, not a table. */
 static void check_opcodes(void)
@@ -850,11 +852,11 @@ static void check_opcodes(void)
         { "direct_aes_gcm_enc", (const void *)direct_aes_gcm_enc, { 0x0f, 0x38, 0xdc }, 3,
           "AESENC", 640 },
         { "direct_aes_gcm_dec", (const void *)direct_aes_gcm_dec, { 0x0f, 0x3a, 0x44 }, 3,
-          "PCLMULQDQ", 640 },
+          "PCLMULQDQ", 1024 },
         { "direct_aes_gcm_enc_vaes", (const void *)direct_aes_gcm_enc_vaes,
           { 0xc4, 0xc2, 0x7d, 0xdc }, 4, "VAESENC ymm", 640 },
         { "direct_aes_gcm_dec_vaes", (const void *)direct_aes_gcm_dec_vaes,
-          { 0xc4, 0x63, 0x15, 0x44 }, 4, "VPCLMULQDQ ymm", 640 },
+          { 0xc4, 0x63, 0x15, 0x44 }, 4, "VPCLMULQDQ ymm", 1024 },
         /* VAESENC zmm as in direct_aes_ctr_vaes512; EVEX VPCLMULQDQ zmm9, zmm13,
          * 1984(%rsi), imm 0x00: 62, P0 73 = R X' B R' (zmm9), map 0F3A; P1 15 = W0, vvvv
          * zmm13, 66; P2 48 = 512 bit; 44, ModRM 4e (disp8, zmm9, rsi), then disp8 1f (x 64

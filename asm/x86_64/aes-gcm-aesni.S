@@ -14,11 +14,13 @@
  * The EVEX form (GCM_VL, aes-gcm-aesni-vl.S; AVX, AVX512F, AVX512VL): the same loop, the
  * products schoolbook (four VPCLMULQDQ a block, VEX: without the VPCLMULQDQ feature, as on
  * Skylake-SP, EVEX cannot encode them) instead of Karatsuba (three, and a VPSHUFD and a PXOR
- * for the half-sum), two blocks' products added to the sums, now in %xmm16..18, by three
- * VPTERNLOGQ where six PXOR did, and the reduction's XORs by VPTERNLOGQ: 16 vector ALU
- * instructions a group fewer for 8 more multiplies. On Sapphire Rapids (a VM, family 6 model
+ * for the half-sum, as the SSE form did then), two blocks' products added to the sums, now in
+ * %xmm16..18, by three VPTERNLOGQ where six PXOR did, and the reduction's XORs by
+ * VPTERNLOGQ: 16 vector ALU instructions a group fewer than that SSE form for 8 more
+ * multiplies. On Sapphire Rapids (a VM, family 6 model
  * 0xa7) this core is bound by the vector issue ports, not by AESENC or PCLMULQDQ (GCM's
- * least-mix loop on xmm, silicon.h, runs 6.0 cycles per 16 B, the kernel 7.9):
+ * least-mix loop on xmm, silicon.h, runs 6.0 cycles per 16 B, the kernel 7.9; loops before
+ * 7a6d316):
  * tests/bench/gcm_kernels.sh's sse->evex rows read 1.08-1.10x (AES-128, 16 KiB, 2026-12-07);
  * the schoolbook products alone, each block's added by a PXOR, a VPTERNLOGQ and a PXOR,
  * 1.034-1.041x. Not kept: the EVEX form's counters (VPADDD from a memory constant into each
@@ -47,14 +49,15 @@
  * same table, P in %xmm8 for the group (CTR8): a PXOR a block where a PADDD and a PXOR were,
  * 1.034-1.045x in three gcm_kernels.sh runs of 21 (Sapphire Rapids VM under
  * ACCELSCOPE_DENY=vaes,avx512f's code, 2026-12-07; the EVEX rows 0.994-1.009x); its share of
- * the xmm ceiling (direct.sh, 7 processes) went from 82.4 % and 82.9 % to 87.1 % and 87.3 %.
+ * the xmm ceiling (direct.sh, 7 processes) went from 82.4 % and 82.9 % to 87.1 % and 87.3 %
+ * (against the least-mix loops before 7a6d316; those since count Karatsuba's half-sums by
+ * pairs, as GMULP now does them, and read about 2 % faster on xmm without VPTERNLOGQ).
  *
  * Registers: %xmm0..7 AES states (reduction scratch once stored), %xmm8 CTR8's P (on the
- * carry's way the byte-swap mask, then round key 0), then the last round key (the middle
- * rounds take theirs from memory: struct direct_aes_key is 16-byte aligned, as AESENC's
- * legacy-SSE memory operand must be),
- * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (with
- * %xmm8 between CTR8 and the last round: GMULP's pairs) (the EVEX
+ * carry's way the byte-swap mask, then round key 0), then GMULP's scratch (rounds 1..8;
+ * GHASH8), then the last round key (the middle rounds take theirs from memory: struct
+ * direct_aes_key is 16-byte aligned, as AESENC's legacy-SSE memory operand must be),
+ * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (the EVEX
  * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power, Y in
  * %xmm19, P in %xmm20 (both lanes of %ymm20: CTR8VL), the last round key in %xmm21, %xmm8
  * the byte-swap mask, %ymm22..25 CTRBUF's scratch).
@@ -296,7 +299,9 @@
  * (Sapphire Rapids VM, 2026-12-07, AES-128, 16 KiB, two runs of 21): 1.012-1.022x
  * encrypting, 1.012-1.019x decrypting; 64 KiB 1.021 and 1.024x, 1 KiB 1.015 and 1.012x,
  * AES-256 1.008 and 1.010x, output 64 bytes past the input 1.012 and 1.014x. GCM's least-mix
- * loops (ubench.S GCMMIX) count the half-sums this way too since. Not kept: four groups a
+ * loops (ubench.S GCMMIX) have counted the half-sums this way since. Measured there only: on
+ * cores that do not eliminate register moves (Westmere, Sandy Bridge) the three MOVDQA more
+ * may cost what the PSHUFD and PXOR saved. Not kept: four groups a
  * reduction (H^32..H^17 from hsh32, GCM_ENC_LAG2's \h4 and \h3) read 0.999-1.001x
  * encrypting, 1.023-1.025x decrypting against the form before. */
 .macro GMULP part, j, src, disp, kb, start
@@ -382,7 +387,8 @@
 .endm
 
 /* Round \r (1..8) with, where \mul, the multiply of block \j = 8 - \r (the block that takes Y
- * goes last, so only its product waits for the previous reduction), its steps between the
+ * goes last, so only its product waits for the previous reduction; in the SSE form its pair,
+ * 1 and 0, loads and takes Y in round 7 and all six products wait), its steps between the
  * AESENCs so that the scheduler sees PCLMULQDQ and AESENC mixed evenly. */
 .macro RMUL r, j, mul, src, disp, kb, start
     .if \mul
@@ -639,10 +645,10 @@ GCM_DEC:
 .if !VL
 /* void direct_ghash1(uint8_t y[16], const struct direct_ghash_key *k, const uint8_t in[16])
  * y = (y ^ in) * H for one block, in GCM byte order: a multiply as the kernels' (GMULB, by
- * hsh[15] = H x) and their reduction (GREDUCE), a chain of three carry-less
- * multiplies where direct_ghash's one-block path (ghash-pclmul.S) loops and reduces by
- * shifts. A GCM op's tag waits for it on the lengths block; the AAD's and the message's
- * padded last blocks go through it too. Needs hsh and hksh (direct_ghash_shift). Wipes
+ * hsh[15] = H x) and their reduction (GREDUCE), a chain of three carry-less multiplies where
+ * direct_ghash's one-block path (ghash-pclmul.S) loops and reduces by shifts. A GCM op's
+ * tag waits for it on the lengths block; the AAD's and the message's padded last blocks go
+ * through it too. Needs hsh and hksh (direct_ghash_shift). Wipes
  * Y and the reduction (%xmm0, %xmm9..13); %xmm14 and 15 keep the block's low and middle
  * products, as the kernels' LEAVE leaves them: wiping them too took an empty GCM op on the
  * Zen 4 VM from 126 to 196 core cycles (best of 2000 x 64, twice). */

@@ -19,13 +19,14 @@
  * 0..9 and the last in %ymm16..26 (broadcast once a call, not once a round: rounds 10..13 of
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
  * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs for
- * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), both
- * pairs' half-sums by one VPXORQ (VGMULK), four groups a reduction (the first stage of
+ * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), four
+ * groups a reduction (the first stage of
  * GCM_ENC_LAG2 and GCM_DEC_LOOP), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
  * in %ymm31. Why: on Sapphire Rapids
  * (family 6 model 0xa7, a VM, 2026-12-07) this kernel is bound by its vector instructions on
  * ports 0, 1 and 5, not by a unit: GCM's least-mix loop on ymm runs 3.00 cycles per 16 B with
- * VPTERNLOGQ (3.34 without), this VEX form 4.17-4.33. Timing only, deleting the 12 sums' VPXOR
+ * VPTERNLOGQ (3.34 without; the loops as they were before 7a6d316 paired the half-sums), this
+ * VEX form 4.17-4.33. Timing only, deleting the 12 sums' VPXOR
  * and the 8 round-0 VPXOR gave 1.125-1.130x; the EVEX form, correct, reads 1.129-1.140x the VEX
  * one (gcm_kernels.sh's vex->evex rows, four runs): 3.75-3.82 cycles per 16 B (3.56-3.62 with
  * the half-sums and the reductions of four groups, which VGMULK and _enc_vaes tell of). Tried
@@ -203,7 +204,7 @@
  * hsh32, and in the EVEX form hsh48 and hsh64: H^(16-2j) x, H^(15-2j) x, or 16, 32 or 48
  * more; Karatsuba half-sums 256 bytes on), added to the sums, in four steps (\part 0..3) that
  * VRMUL spreads between a round's VAESENCs. \start: this group starts a sum, so pair 7 (the
- * first multiplied; with both forms now two at a time, pairs 7 and 6) sets the sums and
+ * first multiplied; both forms take pairs two at a time, so pairs 7 and 6) sets the sums and
  * pair 0 takes Y. VEX: VGMULR, two pairs at a time in %ymm13..15, the products added by
  * VPXOR. EVEX: VGMULK, the same by VPTERNLOGQ. */
 .macro VGMULP part, j, src, disp, hb, start
@@ -221,8 +222,9 @@
  * immediate from the tables as before and added to its sum at once (the three-operand form
  * leaves three registers enough). A VPSHUFD and a VPXOR a register became a VPUNPCK a register
  * and a VPXOR a pair. \start: the pair 7, 6 sets the sums, register 0 takes Y.
- * gcm_kernels.sh against the form before (Sapphire Rapids VM under ACCELSCOPE_DENY=avx512f's
- * code, 2026-12-07, AES-128, two runs of 21): 1.018-1.023x encrypting, 1.013-1.018x decrypting
+ * gcm_kernels.sh against the form before (measured there only: the Sapphire Rapids VM running
+ * the code ACCELSCOPE_DENY=avx512f picks, not a Zen 3 or Alder Lake; 2026-12-07, AES-128,
+ * two runs of 21): 1.018-1.023x encrypting, 1.013-1.018x decrypting
  * at 16 KiB, 1.013 and 1.015x at 64 KiB, AES-256 1.000-1.003x, 1 KiB 1.001 and 1.033x. */
 .macro VGMULR part, j, src, disp, hb, start
     .if \j % 2
@@ -273,8 +275,9 @@
 /* EVEX: two pairs at a time, TGMULK (vaes-common.inc) says how; odd pairs in %ymm28..30, even
  * ones in %ymm13..15. Schoolbook products instead (four multiplies a pair, its two middle ones
  * added to the sum by one VPTERNLOGQ, no half-sums), though GCM's least-mix loop on ymm runs
- * 6.00 cycles a register that way against 6.50 in Karatsuba's, read 0.960-0.973x (gcm_kernels.sh,
- * Sapphire Rapids VM, AES-128, 16 KiB, 2026-12-07). */
+ * 6.00 cycles a register that way against 6.50 in Karatsuba's (the loop before 7a6d316; now
+ * 6.0-6.2 both), read 0.960-0.973x (gcm_kernels.sh, Sapphire Rapids VM, AES-128, 16 KiB,
+ * 2026-12-07). */
 .macro VGMULK part, j, src, disp, hb, start
     TGMULK  \part, \j%2, ymm, \disp+32*\j(\src), \hb+32*\j(%rsi), \hb+256+32*(\j+1)(%rsi), \
             \hb+256+32*\j(%rsi), \start&&(\j>=6), \start&&(\j==0), 28, 29, 30, 13, 14, 15
@@ -287,8 +290,9 @@
 .endm
 
 /* Round \r (1..8, key \key as VAESR takes it) with, where \mul, the multiply of pair
- * \j = 8 - \r (pair 0, which waits for the previous reduction, last), its steps between the
- * VAESENCs so that the scheduler sees VPCLMULQDQ and VAESENC mixed evenly. */
+ * \j = 8 - \r (pairs 1 and 0, which take Y and so wait for the previous reduction, last:
+ * loaded in round 7), its steps between the VAESENCs so that the scheduler sees VPCLMULQDQ
+ * and VAESENC mixed evenly. */
 .macro VRMUL r, key, j, mul, src, disp, hb, start
     .if \mul
     .if !VL

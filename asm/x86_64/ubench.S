@@ -694,8 +694,10 @@ ubench_vaes_vclmul_mix:
  * hashed, then the products added into the sums: an XOR each, or with VPTERNLOGQ (\tern) two
  * at once (schoolbook's four in two; Karatsuba's three, two registers' six in three). The
  * counter and round key 0 are not here: general registers can make them, and a load brings
- * them. Every instruction writes a register nothing reads (sources %\reg\()12..15), so the
- * loop is throughput alone: what the units and the vector issue ports do with the mix.
+ * them. Every instruction writes a register nothing reads (sources %\reg\()12..15) but
+ * VPTERNLOGQ, which reads its own sum (%\reg\()9, 10: a chain of at most four one-cycle
+ * instructions a body, far under the rounds), so the loop is throughput alone: what the units
+ * and the vector issue ports do with the mix.
  * Four registers a body (UBENCH_GCM_REGS); \xor is VPXOR (VEX) or VPXORQ (EVEX). */
 .macro GCMMIX reg, r, tern, kara, xor
     .irp j, 0, 1, 2, 3
