@@ -363,20 +363,18 @@
 .endm
 
 /* direct_ghash1's one block, Karatsuba, the SSE form's way before it went by pairs: (Y ^ the
- * block at (%rdx)) times hsh[15] = H x, added to the sums (zero). */
+ * block at (%rdx)) times hsh[15] = H x, its products the sums GREDUCE takes (%xmm9 low, 10
+ * high, 11 middle). */
 .macro GMULB
-    movdqu  (%rdx), %xmm13
-    pshufb  .Lgbswap(%rip), %xmm13
-    pxor    %xmm12, %xmm13
-    movdqa  %xmm13, %xmm14
-    pclmulqdq $0x00, 768+16*15(%rsi), %xmm14
-    pshufd  $0x4e, %xmm13, %xmm15
-    pxor    %xmm13, %xmm15
-    pclmulqdq $0x00, 1024+16*15(%rsi), %xmm15
-    pclmulqdq $0x11, 768+16*15(%rsi), %xmm13
-    pxor    %xmm14, %xmm9
-    pxor    %xmm15, %xmm11
-    pxor    %xmm13, %xmm10
+    movdqu  (%rdx), %xmm10
+    pshufb  .Lgbswap(%rip), %xmm10
+    pxor    %xmm12, %xmm10
+    movdqa  %xmm10, %xmm9
+    pclmulqdq $0x00, 768+16*15(%rsi), %xmm9
+    pshufd  $0x4e, %xmm10, %xmm11
+    pxor    %xmm10, %xmm11
+    pclmulqdq $0x00, 1024+16*15(%rsi), %xmm11
+    pclmulqdq $0x11, 768+16*15(%rsi), %xmm10
 .endm
 .endif
 
@@ -648,10 +646,8 @@ GCM_DEC:
  * hsh[15] = H x) and their reduction (GREDUCE), a chain of three carry-less multiplies where
  * direct_ghash's one-block path (ghash-pclmul.S) loops and reduces by shifts. A GCM op's
  * tag waits for it on the lengths block; the AAD's and the message's padded last blocks go
- * through it too. Needs hsh and hksh (direct_ghash_shift). Wipes
- * Y and the reduction (%xmm0, %xmm9..13); %xmm14 and 15 keep the block's low and middle
- * products, as the kernels' LEAVE leaves them: wiping them too took an empty GCM op on the
- * Zen 4 VM from 126 to 196 core cycles (best of 2000 x 64, twice). */
+ * through it too. Needs hsh and hksh (direct_ghash_shift). Works in %xmm0 and %xmm9..12
+ * alone (the block and its products in the sums' registers) and wipes them. */
     .globl  direct_ghash1
     .type   direct_ghash1, @function
     .p2align 4
@@ -659,15 +655,12 @@ direct_ghash1:
     endbr64
     movdqu  (%rdi), %xmm12
     pshufb  .Lgbswap(%rip), %xmm12
-    pxor    %xmm9, %xmm9
-    pxor    %xmm10, %xmm10
-    pxor    %xmm11, %xmm11
     GMULB
     GREDUCE
     pshufb  .Lgbswap(%rip), %xmm12
     movdqu  %xmm12, (%rdi)
     pxor    %xmm0, %xmm0
-    .irp r, 9, 10, 11, 12, 13
+    .irp r, 9, 10, 11, 12
     pxor    %xmm\r, %xmm\r
     .endr
     ret
