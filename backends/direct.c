@@ -152,15 +152,16 @@ static void describe(FILE *out)
         fprintf(out, "direct %s: %s\n", feature_table[used[i]].key, ok ? "used" : why);
     }
     /* which form the direct and direct-vaes GCM rows' xmm and ymm kernels run here, if they
-     * run (both follow direct_x86_gcm_evex) */
+     * run */
     static const struct {
         const struct direct_spec *spec; /* the row, AES-128 */
         const char *width, *evex, *other; /* its kernel's width, its two forms' files */
+        int (*chosen)(char *why, size_t n); /* 1: the EVEX form runs; else why not */
     } forms[] = {
         { &gcm128, "xmm", "EVEX (asm/x86_64/aes-gcm-aesni-vl.S)",
-          "SSE (asm/x86_64/aes-gcm-aesni.S)" },
+          "SSE (asm/x86_64/aes-gcm-aesni.S)", direct_x86_gcm_xmm_evex },
         { &vgcm128, "ymm", "EVEX (asm/x86_64/aes-gcm-vaes-vl.S)",
-          "VEX (asm/x86_64/aes-gcm-vaes.S)" },
+          "VEX (asm/x86_64/aes-gcm-vaes.S)", direct_x86_gcm_evex },
     };
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         const struct impl *v = NULL;
@@ -169,7 +170,7 @@ static void describe(FILE *out)
                 v = &list[i];
         if (check(v, why, sizeof why) != 0)
             fprintf(out, "direct %s gcm: not run: %s\n", forms[f].width, why);
-        else if (direct_x86_gcm_evex(why, sizeof why))
+        else if (forms[f].chosen(why, sizeof why))
             fprintf(out, "direct %s gcm: %s\n", forms[f].width, forms[f].evex);
         else
             fprintf(out, "direct %s gcm: %s: %s\n", forms[f].width, forms[f].other, why);

@@ -35,8 +35,8 @@ struct gcm_ctx {
                      * 0..11 advancing as algo_nonce_next says (j0_next) */
     int decrypt;
     int wide;    /* VAES + VPCLMULQDQ: 1 on ymm, 2 on zmm first */
-    int evex;    /* the xmm and ymm kernels in EVEX form (aes-gcm-aesni-vl.S, aes-gcm-vaes-vl.S),
-                  * where usable */
+    int xmm_evex; /* the xmm kernel in EVEX form (aes-gcm-aesni-vl.S): direct_x86_gcm_xmm_evex */
+    int ymm_evex; /* the ymm kernel in EVEX form (aes-gcm-vaes-vl.S): direct_x86_gcm_evex */
     int twopass; /* CTR then GHASH, not stitched */
 };
 
@@ -202,6 +202,29 @@ int direct_x86_gcm_evex(char *why, size_t n)
     return direct_x86_need(need, sizeof need / sizeof need[0], why, n);
 }
 
+/* The xmm kernel's EVEX form multiplies schoolbook (four PCLMULQDQ a block; its SSE form three,
+ * Karatsuba), which pays where the vector issue ports bound the loop (Sapphire Rapids: that
+ * form 1.08-1.10x the SSE one, aes-gcm-aesni.S) and costs where the multiplier does. On AMD's
+ * cores with AVX-512 (Zen 4, family 0x19; Zen 5, 0x1a) PCLMULQDQ takes two cycles against
+ * AESENC's half (silicon limits: Zen 4 VM 2.0 and 0.50, 39a856e; Zen 5 VM 2.01 and 0.50), and
+ * on the Zen 5 VM (2026-12-07, tests/bench/gcm_kernels.sh's sse->evex rows, AES-128) the EVEX
+ * form ran 0.89-0.92x the SSE one at 1, 16 and 64 KiB, 0.99-1.00x with AES-256 (AES-bound).
+ * The family says so before anything runs, and the same way in every process. */
+int direct_x86_gcm_xmm_evex(char *why, size_t n)
+{
+    if (!direct_x86_gcm_evex(why, n))
+        return 0;
+    const struct cpu_info *ci = cpu_get();
+    if (strcmp(ci->vendor, "AuthenticAMD") == 0 && ci->family >= 0x19) {
+        if (why)
+            snprintf(why, n, "AMD family 0x%x: PCLMULQDQ one per two cycles bounds GCM on xmm, "
+                     "and the EVEX form's schoolbook takes four a block to the SSE form's "
+                     "three", (unsigned)ci->family);
+        return 0;
+    }
+    return 1;
+}
+
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
                         int decrypt, char *why, size_t n)
 {
@@ -220,7 +243,8 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     c->decrypt = decrypt;
     c->wide = s->vaes;
     c->twopass = s->twopass;
-    c->evex = direct_x86_gcm_evex(NULL, 0);
+    c->xmm_evex = direct_x86_gcm_xmm_evex(NULL, 0);
+    c->ymm_evex = direct_x86_gcm_evex(NULL, 0);
     return 0;
 }
 
@@ -333,16 +357,16 @@ static void gcm_twopass(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t 
 
 /* Whole blocks stitched: VAES zmm groups of 32 and VAES ymm groups of 16 where chosen (wide
  * 2, 1), AES-NI groups of 8, the last < 8 blocks in two passes; the xmm and ymm kernels in
- * EVEX form where it is usable (c->evex). */
+ * EVEX form where chosen (c->xmm_evex, c->ymm_evex). */
 static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t *out,
                          const uint8_t *in, size_t nb)
 {
     size_t (*const kern[3][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
                                struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t) = {
-        { c->evex ? direct_aes_gcm_enc_vl : direct_aes_gcm_enc,
-          c->evex ? direct_aes_gcm_dec_vl : direct_aes_gcm_dec },
-        { c->evex ? direct_aes_gcm_enc_vaes_vl : direct_aes_gcm_enc_vaes,
-          c->evex ? direct_aes_gcm_dec_vaes_vl : direct_aes_gcm_dec_vaes },
+        { c->xmm_evex ? direct_aes_gcm_enc_vl : direct_aes_gcm_enc,
+          c->xmm_evex ? direct_aes_gcm_dec_vl : direct_aes_gcm_dec },
+        { c->ymm_evex ? direct_aes_gcm_enc_vaes_vl : direct_aes_gcm_enc_vaes,
+          c->ymm_evex ? direct_aes_gcm_dec_vaes_vl : direct_aes_gcm_dec_vaes },
         { direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512 },
     };
     /* the blocks each kernel takes at a time (their entries' andq $-8, $-16, $-32) */

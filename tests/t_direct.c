@@ -772,9 +772,10 @@ static void check_ghash1(void)
 }
 
 /* Every stitched kernel, each where the row that runs it can: the EVEX forms of the xmm and
- * ymm ones are what the direct and direct-vaes rows take where direct_x86_gcm_evex says so
- * (their tests run them there), so the SSE and VEX forms are checked only here on such
- * machines. */
+ * ymm ones are what the direct and direct-vaes rows take where direct_x86_gcm_xmm_evex and
+ * direct_x86_gcm_evex say so (their tests run them there), so the other forms are checked
+ * only here on such machines, and the xmm EVEX form only here on AMD's (which run the SSE
+ * form). */
 static void check_gcm_kernels(void)
 {
     static const struct {

@@ -45,6 +45,11 @@
  * (CTRBUF): 1.013-1.019x in three runs of 21 repeats, 0.997-1.044x (median 1.018) over 32
  * output offsets; made in the group that loads them, the stores' forwarding delayed each
  * group's first rounds: 0.970-0.980x.
+ * Where the multiplier bounds the loop the schoolbook products cost more than they save: on
+ * the Zen 5 VM (PCLMULQDQ one per two cycles, and each worth about three vector XORs of issue:
+ * 8 beside 48 VPXORQ took 18 cycles, 16 alone; 2026-12-07) the sse->evex rows read 0.89-0.92x at
+ * 1, 16 and 64 KiB (AES-128; AES-256 0.99-1.00x), so on AMD's cores with AVX-512 (family
+ * 0x19 and later) the direct rows run the SSE form (direct_x86_gcm_xmm_evex).
  * The SSE form (CPUs without AVX-512: most of those without VAES) makes its counters from the
  * same table, P in %xmm8 for the group (CTR8): a PXOR a block where a PADDD and a PXOR were,
  * 1.034-1.045x in three gcm_kernels.sh runs of 21 (Sapphire Rapids VM under
