@@ -79,7 +79,8 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 #define GCM_NI "AES-NI CTR and PCLMULQDQ GHASH stitched (asm/x86_64/aes-gcm-aesni.S): 8 "    \
                "blocks in flight, multiplied between the rounds, 16 per reduction; EVEX form "  \
                "(schoolbook products added by VPTERNLOGQ: aes-gcm-aesni-vl.S) where "          \
-               "AVX512F/VL/BW are usable, else SSE"
+               "AVX512F/VL/BW are usable, but for AMD's cores (family 0x19 on: PCLMULQDQ one "  \
+               "per two cycles), else SSE (Karatsuba)"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^32..H^1 between the rounds, one reduction "   \
               "per 32 blocks; EVEX form (32 registers, VPTERNLOGQ, by H^64..H^1, one "          \

@@ -565,32 +565,50 @@ enum { GCM_NB = 160 }; /* five groups of the widest kernel (32), ten of the ymm 
  * checked against single blocks E(ctr) and direct_ghash over a counter whose last byte
  * carries mid-call, from counter bytes 12..14 = mid (0xffffff: the 32 bits wrap), NB blocks
  * (a whole number of groups, at most GCM_NB) asked for with group - 1 more. */
+/* A kernel's AES key and GHASH key (H = E_K(0), its powers as the kernels read them). */
+static void gcm_kernel_keys(struct direct_aes_key *k, struct direct_ghash_key *gk,
+                            const uint8_t *key, unsigned bits)
+{
+    static const uint8_t zero[16];
+    uint8_t h[16];
+    direct_aes_set_encrypt_key(k, key, bits);
+    direct_aes_encrypt_block(k, h, zero);
+    direct_ghash_init(gk, h);
+    direct_ghash_shift(gk);
+}
+
+/* What a kernel must make of nb blocks at in: E(ctr) ^ in block by block, the counter
+ * stepped as inc32 (left in ctr), and y hashed over the ciphertext (in when decrypting). */
+static void gcm_kernel_ref(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
+                           uint8_t ctr[16], uint8_t y[16], const uint8_t *in, uint8_t *want,
+                           size_t nb, int decrypt)
+{
+    uint8_t ks[16];
+    for (size_t b = 0; b < nb; b++) {
+        direct_aes_encrypt_block(k, ks, ctr);
+        for (int i = 0; i < 16; i++)
+            want[b * 16 + i] = in[b * 16 + i] ^ ks[i];
+        for (int i = 15; i >= 12 && ++ctr[i] == 0; i--)
+            ;
+    }
+    direct_ghash(y, gk, decrypt ? in : want, nb);
+}
+
 static void check_gcm_inc32(gcm_kernel *fn, int decrypt, size_t group, unsigned mid,
                             unsigned start, unsigned bits, size_t NB, const char *name)
 {
-    static const uint8_t zero[16];
     /* got: a widest group (32 blocks) of room past the most asked for, for the canary */
-    uint8_t key[32], h[16], in[GCM_NB * 16], got[(GCM_NB + 32) * 16], want[GCM_NB * 16],
-        ctr[16], ks[16], y[16];
+    uint8_t key[32], in[GCM_NB * 16], got[(GCM_NB + 32) * 16], want[GCM_NB * 16], ctr[16],
+        y[16];
     struct direct_aes_key k;
     struct direct_ghash_key gk;
     struct direct_gcm_state st;
     fill(key, sizeof key), fill(in, sizeof in), fill(st.ctr, 12), fill(st.y, 16);
     st.ctr[12] = (uint8_t)(mid >> 16), st.ctr[13] = (uint8_t)(mid >> 8);
     st.ctr[14] = (uint8_t)mid, st.ctr[15] = (uint8_t)start;
-    direct_aes_set_encrypt_key(&k, key, bits);
-    direct_aes_encrypt_block(&k, h, zero);
-    direct_ghash_init(&gk, h);
-    direct_ghash_shift(&gk);
+    gcm_kernel_keys(&k, &gk, key, bits);
     memcpy(ctr, st.ctr, 16), memcpy(y, st.y, 16);
-    for (size_t b = 0; b < NB; b++) {
-        direct_aes_encrypt_block(&k, ks, ctr);
-        for (int i = 0; i < 16; i++)
-            want[b * 16 + i] = in[b * 16 + i] ^ ks[i];
-        for (int i = 15; i >= 12 && ++ctr[i] == 0; i--)
-            ;
-    }
-    direct_ghash(y, &gk, decrypt ? in : want, NB);
+    gcm_kernel_ref(&k, &gk, ctr, y, in, want, NB, decrypt);
     memset(got, 0xa5, sizeof got); /* past NB blocks, nothing may be written */
     size_t done = fn(&k, &gk, &st, got, in, NB + group - 1);
     int kept = 1;
@@ -626,6 +644,40 @@ static void check_gcm_wraps(gcm_kernel *enc, gcm_kernel *dec, size_t group, cons
             check_gcm_inc32(enc, 0, group, 0xffffff, start, bits, nb, name);
             check_gcm_inc32(dec, 1, group, 0xffffff, start, bits, nb, name);
         }
+}
+
+/* Each kernel in place and out of place, its input and output each flush against a page no
+ * access may touch (guarded: a read or write past them ends the test by SIGSEGV) at their
+ * end and at their start, every whole number of groups up to GCM_NB, AES-128 and AES-256,
+ * against gcm_kernel_ref: what the rows' own guard and in-place tests give the kernel a row
+ * runs, for every kernel on every machine that can run it (the xmm EVEX form is no row's on
+ * AMD's cores, direct_x86_gcm_xmm_evex). */
+static void check_gcm_guarded(gcm_kernel *fn, int decrypt, size_t group, const char *name)
+{
+    uint8_t key[32], src[GCM_NB * 16], want[GCM_NB * 16], ctr[16], y[16];
+    struct direct_aes_key k;
+    struct direct_ghash_key gk;
+    struct direct_gcm_state st;
+    for (unsigned bits = 128; bits <= 256; bits += 128)
+        for (size_t nb = group; nb <= GCM_NB; nb += group)
+            for (int end = 0; end < 2; end++)
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    fill(key, sizeof key), fill(src, nb * 16), fill(st.ctr, 16);
+                    fill(st.y, 16);
+                    gcm_kernel_keys(&k, &gk, key, bits);
+                    memcpy(ctr, st.ctr, 16), memcpy(y, st.y, 16);
+                    gcm_kernel_ref(&k, &gk, ctr, y, src, want, nb, decrypt);
+                    uint8_t *in = guarded(1, nb * 16, end);
+                    uint8_t *out = inplace ? in : guarded(2, nb * 16, end);
+                    memcpy(in, src, nb * 16);
+                    size_t done = fn(&k, &gk, &st, out, in, nb);
+                    CHECK(done == nb && memcmp(out, want, nb * 16) == 0 &&
+                              memcmp(st.ctr, ctr, 16) == 0 && memcmp(st.y, y, 16) == 0,
+                          "%s %s AES-%u, %zu blocks %s, against a guard page at their %s: "
+                          "%zu done, or output, counter or GHASH differs", name,
+                          decrypt ? "dec" : "enc", bits, nb, inplace ? "in place" : "apart",
+                          end ? "end" : "start", done);
+                }
 }
 
 /* Fewer blocks than a group: a kernel does nothing and says so (0 done), before any setup
@@ -802,6 +854,8 @@ static void check_gcm_kernels(void)
             printf("UNAVAILABLE: %s: %s\n", k[i].name, why);
         else {
             check_gcm_wraps(k[i].enc, k[i].dec, k[i].group, k[i].name);
+            check_gcm_guarded(k[i].enc, 0, k[i].group, k[i].name);
+            check_gcm_guarded(k[i].dec, 1, k[i].group, k[i].name);
             check_gcm_short(k[i].enc, k[i].dec, k[i].group, k[i].name);
             for (unsigned bits = 128; bits <= 256; bits += 64)
                 for (int d = 0; d < 2; d++)
