@@ -83,7 +83,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CORE_LIB := $(BUILD)/libaccelscope.a
 BIN := $(BUILD)/accelscope
 
-.PHONY: all run check check-cpus check-kernel check-cross fuzz bench screenshots deps \
+.PHONY: all run check check-cpus check-kernel check-cross fuzz bench screenshots deps print-libs \
         install uninstall clean tests
 all: accelscope
 
@@ -147,6 +147,11 @@ check-cpus: deps
 # Not in check nor CI: a few minutes per parser (FUZZ_TIME=seconds per target, default 120).
 fuzz:
 	@sh tests/fuzz/run.sh
+
+# The libraries a program linked against libaccelscope.a needs here (the optional ones found):
+# for the bench scripts that link their own harness with an older tree's kernels.
+print-libs:
+	@echo $(LIBS)
 
 bench: deps
 	@$(MAKE) --no-print-directory accelscope tests

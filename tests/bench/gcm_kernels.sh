@@ -32,5 +32,5 @@ for f in aes-gcm-aesni aes-gcm-vaes aes-gcm-vaes512 aes-gcm-vaes-vl aes-gcm-aesn
     fi
 done
 cc $flags -o "$work/gcm_kernels_bench" tests/bench/gcm_kernels_bench.c $objs \
-    "$BUILD/libaccelscope.a" $(pkg-config --libs libcrypto ncursesw 2>/dev/null) -lcpuid -lpthread -lm
+    "$BUILD/libaccelscope.a" $(make --no-print-directory -s print-libs)
 "$work/gcm_kernels_bench" "$@"

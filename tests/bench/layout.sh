@@ -16,5 +16,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -iquote src -iquote backends -iquote asm -iquote tests \
     -o "$work/layout_bench" tests/bench/layout_bench.c "$BUILD/libaccelscope.a" \
-    $(pkg-config --libs libcrypto ncursesw 2>/dev/null) -lcpuid -lpthread -lm || exit 2
+    $(make --no-print-directory -s print-libs) || exit 2
 "$work/layout_bench" "$@"
