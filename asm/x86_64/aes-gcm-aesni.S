@@ -88,7 +88,7 @@
 #endif
     .set    VL, GCM_VL
 /* The counter's place: the red zone, or in the EVEX form the frame ENTRY makes (CTR8VL); the
- * SSE form's P (CTR8) and the blocks done (kept there while %rax walks .Lrows) beside it */
+ * SSE form's P (CTR8) and the blocks done (kept there while %rax walks the rows) beside it */
 .if VL
     .set    CTRO, 128
 .else
@@ -101,14 +101,14 @@
 
 /* EVEX form: the whitened counters from a table. While the counter's last byte b takes the
  * 8 without a carry, block i is P ^ row(b + i): P (%xmm20) the counter with its last byte
- * cleared, xored with round key 0, row(v) (.Lrows, 16 bytes a row) zero but for v in its
- * last byte; one VPXORQ a block pair (with its two rows as memory operand, %r10 walking the
- * table) where a PADDD and a PXOR a block were, made a group ahead into the frame (CTRBUF)
- * and loaded from there into the states, 12 vector ALU instructions a group fewer. The row
- * is chosen by the counter, which is public (the IV and the blocks done), so no secret picks
- * a cache line. b steps in memory (ADDB): the counter there stays whole for the carry's way
- * and for LEAVE. A carry (b > 0xf7) takes CTR8's byte-reversing way; b then wraps to
- * b + 8 - 256, so %r10 moves by 128 - 4096, and P and the buffer are made anew (CTRP). */
+ * cleared, xored with round key 0, row(v) (direct_aes_gcm_rows, 16 bytes a row) zero but for
+ * v in its last byte; one VPXORQ a block pair (with its two rows as memory operand, %r10
+ * walking the table) where a PADDD and a PXOR a block were, made a group ahead into the
+ * frame (CTRBUF) and loaded from there into the states, 12 vector ALU instructions a group
+ * fewer. The row is chosen by the counter, which is public (the IV and the blocks done), so
+ * no secret picks a cache line. b steps in memory (ADDB): the counter there stays whole for
+ * the carry's way and for LEAVE. A carry (b > 0xf7) takes CTR8's byte-reversing way; b then
+ * wraps to b + 8 - 256, so %r10 moves by 128 - 4096, and P and the buffer are made anew (CTRP). */
 .macro CTR8VL
     cmpb    $0xf7, CTRO+15(%rsp)
     ja      2f
@@ -164,7 +164,7 @@
  * order) moves by 8. While its last byte b takes the 8 without a carry (31 groups in 32),
  * block i is P ^ row(b + i), as in CTR8VL: P (PO(%rsp), the counter with its last byte
  * cleared, xored with round key 0) in %xmm8 once, then a PXOR a block with its row (%rax
- * walking .Lrows), where a PADDD of k << 24 and a PXOR with the key were: 8 vector ALU
+ * walking the rows), where a PADDD of k << 24 and a PXOR with the key were: 8 vector ALU
  * instructions a group fewer. Otherwise the counter is byte-reversed, stepped as a 32-bit
  * integer and reversed back, block by block (the shuffles share AES ports on Zen 3, hence the
  * fast way), whitened, and P made anew. */
@@ -533,7 +533,7 @@
     movq    %rax, DONEO(%rsp)
     movzbl  CTRO+15(%rsp), %r11d
     shll    $4, %r11d
-    leaq    .Lrows(%rip), %rax
+    leaq    direct_aes_gcm_rows(%rip), %rax
     addq    %r11, %rax
     SSEP
     .endif
@@ -545,8 +545,8 @@
     pshufb  .Lgbswap(%rip), %xmm12
     .if VL
     vmovdqa64 %xmm12, %xmm19
-    vmovdqa64 (%r10), %xmm21            /* the last round key; %r10 then walks .Lrows */
-    leaq    .Lrows(%rip), %r10
+    vmovdqa64 (%r10), %xmm21            /* the last round key; %r10 then walks the rows */
+    leaq    direct_aes_gcm_rows(%rip), %r10
     movzbl  CTRO+15(%rsp), %eax
     shll    $4, %eax
     addq    %rax, %r10
@@ -685,17 +685,27 @@ direct_ghash1:
 .Ld6:   .long 6, 0, 0, 0
 .Ld7:   .long 7, 0, 0, 0
 .Ld8:   .long 8, 0, 0, 0
+/* The rows of the table ways' counters (row v: zero but for v in its last byte), one copy
+ * for every GCM kernel that reads them: this file's two forms and aes-gcm-vaes.S's EVEX form
+ * (the SSE assembly of this file defines it). */
+.if !VL
     .p2align 6
-.Lrows:
+    .globl  direct_aes_gcm_rows
+    .hidden direct_aes_gcm_rows
+    .type   direct_aes_gcm_rows, @object
+direct_aes_gcm_rows:
     .set    .Lrowv, 0
     .rept   0x106 + 1
     .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, .Lrowv & 0xff
     .set    .Lrowv, .Lrowv + 1
     .endr
     /* CTRBUF reads rows up to b + 15, b <= 0xf7 (CTR8VL), or b + 7, b <= 0xff (CTRP); the
-     * SSE form's CTR8 up to b + 7, b <= 0xf7, its SSEP b <= 0xff */
-    .if . - .Lrows < 16 * (0x106 + 1)
-    .error ".Lrows too short for CTRBUF and CTR8 (rows up to 0x106)"
+     * SSE form's CTR8 up to b + 7, b <= 0xf7, its SSEP b <= 0xff; aes-gcm-vaes.S's VCTR16VL
+     * up to b + 15, b <= 0xee, its VCTRP b <= 0xff */
+    .if . - direct_aes_gcm_rows < 16 * (0x106 + 1)
+    .error "direct_aes_gcm_rows too short for CTRBUF and CTR8 (rows up to 0x106)"
     .endif
+    .size   direct_aes_gcm_rows, . - direct_aes_gcm_rows
+.endif
 
     .section .note.GNU-stack, "", @progbits

@@ -37,7 +37,8 @@
  * block with its last byte cleared, XOR key 0, both lanes, in the red zone; T a 4 KiB table of
  * rows with the last byte c; %r10 walking it, the VPADDD chain and the old path only where the
  * last byte would carry): 8 vector instructions and 9 in all a group fewer, correct (t_direct),
- * read 0.985-0.997x in three runs (same VM, 2026-12-07, later).
+ * read 0.985-0.997x in three runs (same VM, 2026-12-07, later). The EVEX form makes them
+ * from that table since, with P in a register (VCTR16), as timed on the Zen 5 VM only.
  *
  * Where its gap to the ceiling is (Zen 4 VM, 2026-12-06, AES-128, 16 KiB, core cycles per
  * 16 B; this kernel 4.61-4.69, the least-mix ceiling 3.22, 69-70 %). A skeleton, eight ymm
@@ -117,11 +118,53 @@
 
     .text
 
+/* The EVEX form's P for VCTR16 (%ymm8, both lanes: the counter at -40(%rsp) with the row of
+ * its last byte b xored in, which clears that byte, and round key 0) and %r10 at row(b).
+ * %rax (the blocks done) waits in the red zone below the counter while it holds the table's
+ * address. Scratch %ymm13. */
+.macro VCTRP
+    movzbl  -25(%rsp), %r10d
+    shll    $4, %r10d
+    movq    %rax, -48(%rsp)
+    leaq    direct_aes_gcm_rows(%rip), %rax
+    addq    %rax, %r10
+    movq    -48(%rsp), %rax
+    vbroadcasti32x4 -40(%rsp), %ymm8
+    vbroadcasti32x4 (%r10), %ymm13
+    vpternlogq $0x96, %ymm16, %ymm13, %ymm8
+.endm
+
 /* Counters for the group into %ymm0..7, whitened with round key 0; the counter pair (GCM
  * byte order) moves by 16: VPADDD of 2 << 24 per step while the last byte of both lanes
  * takes the 16 without a carry (c + 1 + 16 <= 255), else through byte-reversed 32-bit
- * integers (see aes-gcm-aesni.S's CTR8). */
+ * integers (see aes-gcm-aesni.S's CTR8).
+ * The EVEX form makes them whitened from a table, as aes-gcm-aesni.S's CTR8VL makes them.
+ * While the last byte b of the counter pair's both lanes takes the 16 without a carry, pair
+ * j is P ^ [row(b + 2j), row(b + 2j + 1)]: P (%ymm8, both lanes) the counter with its last
+ * byte cleared, xored with round key 0, and the two rows one 32-byte memory operand of the
+ * VPXORQ (direct_aes_gcm_rows, %r10 at row(b); a message's groups start at b = 2 mod 16,
+ * where that operand never splits a cache line). One vector instruction a pair where a
+ * VPADDD and a VPXORQ were, no step constant loaded: 8 vector ALU instructions a group fewer.
+ * Zen 5 VM (family 0x1a, 2026-12-07, gcm_kernels.sh against the VPADDD chain, AES-128):
+ * 1.004-1.020x at 16 KiB in six runs (the same code's aesni and xmmvl rows beside it
+ * 0.994-1.005x), 1.011-1.017x at 64 KiB, AES-256 1.013-1.017x, output 64 bytes past the
+ * input 1.020x, 1 KiB 0.998-1.010x. (On the Sapphire Rapids VM, 2026-12-07, a form with P
+ * in the red zone, each pair a VPXOR of P and its rows, read 0.985-0.997x: see the header;
+ * this one was not timed there.) The row is chosen by the counter, which is public, so no
+ * secret picks a cache line. b steps in memory (ADDB, lane 0 only: the carry's way rebuilds
+ * lane 1 from it, and VLEAVE stores lane 0); a carry (b > 0xee) takes the byte-reversing
+ * way, then P and %r10 are made anew (VCTRP). */
 .macro VCTR16
+    .if VL
+    cmpb    $0xee, -25(%rsp)
+    ja      2f
+    .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+    vpxorq  32*\j(%r10), %ymm8, %ymm\j
+    .endr
+    addb    $16, -25(%rsp)
+    addq    $256, %r10
+    jmp     1f                        /* (labels 4..9 are GCM_ENC_LAG2's) */
+    .else
     vmovdqu -40(%rsp), %ymm0
     cmpb    $0xee, -25(%rsp)          /* the upper lane, c + 1, must take 16 too */
     ja      2f
@@ -136,9 +179,16 @@
     vpaddd  %ymm8, %ymm7, %ymm13
     vmovdqu %ymm13, -40(%rsp)
     jmp     3f
+    .endif
 2:
+    .if VL                            /* lane 1 from lane 0, which alone steps in memory */
+    vbroadcasti128 -40(%rsp), %ymm0
+    .endif
     vbroadcasti128 .Lvgbswap(%rip), %ymm8
     vpshufb %ymm8, %ymm0, %ymm0
+    .if VL
+    vpaddd  .Lvd01(%rip), %ymm0, %ymm0
+    .endif
     vpaddd  .Lvd2(%rip), %ymm0, %ymm1
     vpaddd  .Lvd2(%rip), %ymm1, %ymm2
     vpaddd  .Lvd2(%rip), %ymm2, %ymm3
@@ -162,12 +212,14 @@
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpxorq  %ymm16, %ymm\j, %ymm\j
     .endr
+    VCTRP
     .else
     vbroadcasti128 (%rdi), %ymm8
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpxor   %ymm8, %ymm\j, %ymm\j
     .endr
     .endif
+1:
 .endm
 
 /* AES round \r on the eight pairs with \key (both lanes): VEX, broadcast into %ymm8 each
@@ -410,6 +462,7 @@
     .endr
     vbroadcasti32x4 (%r10), %ymm26
     vbroadcasti32x4 .Lvgbswap(%rip), %ymm31
+    VCTRP
     .endif
 .endm
 
@@ -491,5 +544,6 @@ GCM_DEC:
 .Lvd2:  .long 2, 0, 0, 0, 2, 0, 0, 0
 .Lvb2:  .long 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24
 .Lvd1:  .long 1, 0, 0, 0
+.Lvd01: .long 0, 0, 0, 0, 1, 0, 0, 0
 
     .section .note.GNU-stack, "", @progbits
