@@ -124,7 +124,8 @@ size_t direct_ghash_vpclmul(uint8_t y[16], const struct direct_ghash_key *k, con
  * H^32..H^1), return the blocks done,
  * and the caller does the rest. They need gk's hsh and hksh (direct_ghash_shift). The AES-NI
  * pair uses 40 bytes of the red zone below its return address (the counter, the blocks done,
- * and P, round key 0 xored with the counter, which it wipes). */
+ * and P, round key 0 xored with the counter, which it wipes); the VAES ymm pair 48 (the
+ * counter pair, and the blocks done for a moment in the EVEX form). */
 struct direct_gcm_state {
     uint8_t ctr[16];
     uint8_t y[16];

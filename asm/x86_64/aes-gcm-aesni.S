@@ -700,8 +700,8 @@ direct_aes_gcm_rows:
     .set    .Lrowv, .Lrowv + 1
     .endr
     /* CTRBUF reads rows up to b + 15, b <= 0xf7 (CTR8VL), or b + 7, b <= 0xff (CTRP); the
-     * SSE form's CTR8 up to b + 7, b <= 0xf7, its SSEP b <= 0xff; aes-gcm-vaes.S's VCTR16VL
-     * up to b + 15, b <= 0xee, its VCTRP b <= 0xff */
+     * SSE form's CTR8 up to b + 7, b <= 0xf7, its SSEP b <= 0xff; aes-gcm-vaes.S's EVEX VCTR16
+     * up to b + 15, b <= 0xef, its VCTRP b <= 0xff */
     .if . - direct_aes_gcm_rows < 16 * (0x106 + 1)
     .error "direct_aes_gcm_rows too short for CTRBUF and CTR8 (rows up to 0x106)"
     .endif

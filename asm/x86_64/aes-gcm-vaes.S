@@ -12,14 +12,16 @@
  * (both lanes), %ymm9/10/11 low/high/middle product sums, %xmm12 = Y (upper lane zero),
  * %ymm13..15 scratch. %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left,
  * %r10 last round key, %r11d rounds. The counter pair [c, c+1] (GCM byte order, stepping as
- * inc32) lives in the red zone at -40(%rsp).
+ * inc32) lives in the red zone at -40(%rsp) (the EVEX form steps lane 0 alone, VCTR16, and
+ * keeps %rax at -48(%rsp) a moment in VCTRP).
  *
  * The EVEX form (GCM_VL, aes-gcm-vaes-vl.S; AVX512VL, AVX512BW): the same loop on the same
  * 256-bit registers, with what the other sixteen registers and VPTERNLOGQ allow: round keys
  * 0..9 and the last in %ymm16..26 (broadcast once a call, not once a round: rounds 10..13 of
  * AES-192/256 still come into %ymm27 each group), odd pairs' data and products in %ymm28..30
  * added with the even pair after them by one VPTERNLOGQ a sum (3 instructions per two pairs for
- * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then only scratch), four
+ * 6 VPXOR: 12 fewer a group, 9 in one that starts a sum; %ymm8 then VCTR16's P, %r10 its
+ * row), four
  * groups a reduction (the first stage of
  * GCM_ENC_LAG2 and GCM_DEC_LOOP), the reduction's XORs in three VPTERNLOGQ, the byte-swap mask
  * in %ymm31. Why: on Sapphire Rapids
@@ -139,8 +141,8 @@
  * takes the 16 without a carry (c + 1 + 16 <= 255), else through byte-reversed 32-bit
  * integers (see aes-gcm-aesni.S's CTR8).
  * The EVEX form makes them whitened from a table, as aes-gcm-aesni.S's CTR8VL makes them.
- * While the last byte b of the counter pair's both lanes takes the 16 without a carry, pair
- * j is P ^ [row(b + 2j), row(b + 2j + 1)]: P (%ymm8, both lanes) the counter with its last
+ * While lane 0's last byte b takes the 16 without a carry (b <= 0xef), pair j is
+ * P ^ [row(b + 2j), row(b + 2j + 1)]: P (%ymm8, both lanes) the counter with its last
  * byte cleared, xored with round key 0, and the two rows one 32-byte memory operand of the
  * VPXORQ (direct_aes_gcm_rows, %r10 at row(b); a message's groups start at b = 2 mod 16,
  * where that operand never splits a cache line). One vector instruction a pair where a
@@ -152,11 +154,11 @@
  * in the red zone, each pair a VPXOR of P and its rows, read 0.985-0.997x: see the header;
  * this one was not timed there.) The row is chosen by the counter, which is public, so no
  * secret picks a cache line. b steps in memory (ADDB, lane 0 only: the carry's way rebuilds
- * lane 1 from it, and VLEAVE stores lane 0); a carry (b > 0xee) takes the byte-reversing
+ * lane 1 from it, and VLEAVE stores lane 0); a carry (b > 0xef) takes the byte-reversing
  * way, then P and %r10 are made anew (VCTRP). */
 .macro VCTR16
     .if VL
-    cmpb    $0xee, -25(%rsp)
+    cmpb    $0xef, -25(%rsp)
     ja      2f
     .irp j, 0, 1, 2, 3, 4, 5, 6, 7
     vpxorq  32*\j(%r10), %ymm8, %ymm\j
