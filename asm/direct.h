@@ -148,6 +148,14 @@ size_t direct_aes_gcm_enc_vl(const struct direct_aes_key *k, const struct direct
 size_t direct_aes_gcm_dec_vl(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
                              struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
                              size_t nblocks);
+/* aes-gcm-aesni-vlk.S: the _vl kernels with Karatsuba products (the SSE form's pairs), so
+ * reading hksh too; the same contract otherwise. */
+size_t direct_aes_gcm_enc_vlk(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
+                              struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                              size_t nblocks);
+size_t direct_aes_gcm_dec_vlk(const struct direct_aes_key *k, const struct direct_ghash_key *gk,
+                              struct direct_gcm_state *st, uint8_t *out, const uint8_t *in,
+                              size_t nblocks);
 size_t direct_aes_gcm_enc_vaes(const struct direct_aes_key *k,
                                const struct direct_ghash_key *gk, struct direct_gcm_state *st,
                                uint8_t *out, const uint8_t *in, size_t nblocks);

@@ -79,8 +79,8 @@ static const struct direct_spec sha = { NEED(FEAT_SHA, FEAT_SSSE3) };
 #define GCM_NI "AES-NI CTR and PCLMULQDQ GHASH stitched (asm/x86_64/aes-gcm-aesni.S): 8 "    \
                "blocks in flight, multiplied between the rounds, 16 per reduction; EVEX form "  \
                "(schoolbook products added by VPTERNLOGQ: aes-gcm-aesni-vl.S) where "          \
-               "AVX512F/VL/BW are usable, but for AMD's cores (family 0x19 on: PCLMULQDQ one "  \
-               "per two cycles), else SSE (Karatsuba)"
+               "AVX512F/VL/BW are usable (on AMD's cores, family 0x19 on, where PCLMULQDQ "   \
+               "takes two cycles, with Karatsuba products: aes-gcm-aesni-vlk.S), else SSE"
 #define GCM_V "VAES CTR and VPCLMULQDQ GHASH on ymm stitched (asm/x86_64/aes-gcm-vaes.S): "   \
               "16 blocks in flight as 8 x 2, by H^32..H^1 between the rounds, one reduction "   \
               "per 32 blocks; EVEX form (32 registers, VPTERNLOGQ, by H^64..H^1, one "          \
@@ -153,16 +153,16 @@ static void describe(FILE *out)
         fprintf(out, "direct %s: %s\n", feature_table[used[i]].key, ok ? "used" : why);
     }
     /* which form the direct and direct-vaes GCM rows' xmm and ymm kernels run here, if they
-     * run */
+     * run (both follow direct_x86_gcm_evex; the xmm one's EVEX form direct_x86_gcm_xmm_kara) */
     static const struct {
         const struct direct_spec *spec; /* the row, AES-128 */
         const char *width, *evex, *other; /* its kernel's width, its two forms' files */
-        int (*chosen)(char *why, size_t n); /* 1: the EVEX form runs; else why not */
+        const char *kara; /* the EVEX form with Karatsuba products, where it has one */
     } forms[] = {
         { &gcm128, "xmm", "EVEX (asm/x86_64/aes-gcm-aesni-vl.S)",
-          "SSE (asm/x86_64/aes-gcm-aesni.S)", direct_x86_gcm_xmm_evex },
+          "SSE (asm/x86_64/aes-gcm-aesni.S)", "EVEX Karatsuba (asm/x86_64/aes-gcm-aesni-vlk.S)" },
         { &vgcm128, "ymm", "EVEX (asm/x86_64/aes-gcm-vaes-vl.S)",
-          "VEX (asm/x86_64/aes-gcm-vaes.S)", direct_x86_gcm_evex },
+          "VEX (asm/x86_64/aes-gcm-vaes.S)", NULL },
     };
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         const struct impl *v = NULL;
@@ -171,8 +171,12 @@ static void describe(FILE *out)
                 v = &list[i];
         if (check(v, why, sizeof why) != 0)
             fprintf(out, "direct %s gcm: not run: %s\n", forms[f].width, why);
-        else if (forms[f].chosen(why, sizeof why))
-            fprintf(out, "direct %s gcm: %s\n", forms[f].width, forms[f].evex);
+        else if (direct_x86_gcm_evex(why, sizeof why)) {
+            if (forms[f].kara && direct_x86_gcm_xmm_kara(why, sizeof why))
+                fprintf(out, "direct %s gcm: %s: %s\n", forms[f].width, forms[f].kara, why);
+            else
+                fprintf(out, "direct %s gcm: %s\n", forms[f].width, forms[f].evex);
+        }
         else
             fprintf(out, "direct %s gcm: %s: %s\n", forms[f].width, forms[f].other, why);
     }

@@ -35,8 +35,9 @@ struct gcm_ctx {
                      * 0..11 advancing as algo_nonce_next says (j0_next) */
     int decrypt;
     int wide;    /* VAES + VPCLMULQDQ: 1 on ymm, 2 on zmm first */
-    int xmm_evex; /* the xmm kernel in EVEX form (aes-gcm-aesni-vl.S): direct_x86_gcm_xmm_evex */
-    int ymm_evex; /* the ymm kernel in EVEX form (aes-gcm-vaes-vl.S): direct_x86_gcm_evex */
+    int evex;    /* the xmm and ymm kernels in EVEX form (aes-gcm-aesni-vl*.S, aes-gcm-vaes-vl.S),
+                  * where usable */
+    int xmm_kara; /* the xmm one's EVEX form with Karatsuba products (aes-gcm-aesni-vlk.S) */
     int twopass; /* CTR then GHASH, not stitched */
 };
 
@@ -202,27 +203,29 @@ int direct_x86_gcm_evex(char *why, size_t n)
     return direct_x86_need(need, sizeof need / sizeof need[0], why, n);
 }
 
-/* The xmm kernel's EVEX form multiplies schoolbook (four PCLMULQDQ a block; its SSE form three,
- * Karatsuba), which pays where the vector issue ports bound the loop (Sapphire Rapids: that
- * form 1.08-1.10x the SSE one, aes-gcm-aesni.S) and costs where the multiplier does. On AMD's
- * cores with AVX-512 (Zen 4, family 0x19; Zen 5, 0x1a) PCLMULQDQ takes two cycles against
- * AESENC's half (silicon limits: Zen 4 VM 2.0 and 0.50, 39a856e; Zen 5 VM 2.01 and 0.50), and
- * on the Zen 5 VM (2026-12-07, tests/bench/gcm_kernels.sh's sse->evex rows, AES-128) the EVEX
- * form ran 0.89-0.92x the SSE one at 1, 16 and 64 KiB, 0.99-1.00x with AES-256 (AES-bound).
- * The family says so before anything runs, and the same way in every process. */
-int direct_x86_gcm_xmm_evex(char *why, size_t n)
+/* The xmm kernel's EVEX form multiplies schoolbook (four PCLMULQDQ a block, _vl), which pays
+ * where the vector issue ports bound the loop (Sapphire Rapids: that form 1.08-1.10x the SSE
+ * one, aes-gcm-aesni.S) and costs where the multiplier does; there its Karatsuba variant
+ * (three, _vlk) runs. On AMD's cores with AVX-512 (Zen 4, family 0x19; Zen 5, 0x1a)
+ * PCLMULQDQ takes two cycles against AESENC's half (silicon limits: Zen 4 VM 2.0 and 0.50,
+ * 39a856e; Zen 5 VM 2.01 and 0.50), and on the Zen 5 VM (2026-12-07, gcm_kernels.sh's
+ * sse->evex and sse->vlk rows, AES-128) _vl ran 0.89-0.92x the SSE form at 1, 16 and 64 KiB,
+ * _vlk 1.038-1.044x at 16 KiB, 1.039-1.042x at 64 KiB, 1.019-1.032x at 1 KiB (AES-256
+ * 1.028-1.031x, where _vl reads 0.99-1.00x). The family says so before anything runs, and
+ * the same way in every process; Zen 4's is inferred from its PCLMULQDQ, not timed. */
+int direct_x86_gcm_xmm_kara(char *why, size_t n)
 {
-    if (!direct_x86_gcm_evex(why, n))
-        return 0;
     const struct cpu_info *ci = cpu_get();
     if (strcmp(ci->vendor, "AuthenticAMD") == 0 && ci->family >= 0x19) {
         if (why)
             snprintf(why, n, "AMD family 0x%x: PCLMULQDQ one per two cycles bounds GCM on xmm, "
-                     "and the EVEX form's schoolbook takes four a block to the SSE form's "
-                     "three", (unsigned)ci->family);
-        return 0;
+                     "so three multiplies a block (Karatsuba), not schoolbook's four",
+                     (unsigned)ci->family);
+        return 1;
     }
-    return 1;
+    if (why)
+        snprintf(why, n, "schoolbook products: the multiplier is not what bounds GCM here");
+    return 0;
 }
 
 int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, const uint8_t *iv,
@@ -243,8 +246,8 @@ int direct_x86_gcm_init(const struct impl *im, void *ctx, const uint8_t *key, co
     c->decrypt = decrypt;
     c->wide = s->vaes;
     c->twopass = s->twopass;
-    c->xmm_evex = direct_x86_gcm_xmm_evex(NULL, 0);
-    c->ymm_evex = direct_x86_gcm_evex(NULL, 0);
+    c->evex = direct_x86_gcm_evex(NULL, 0);
+    c->xmm_kara = direct_x86_gcm_xmm_kara(NULL, 0);
     return 0;
 }
 
@@ -357,16 +360,19 @@ static void gcm_twopass(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t 
 
 /* Whole blocks stitched: VAES zmm groups of 32 and VAES ymm groups of 16 where chosen (wide
  * 2, 1), AES-NI groups of 8, the last < 8 blocks in two passes; the xmm and ymm kernels in
- * EVEX form where chosen (c->xmm_evex, c->ymm_evex). */
+ * EVEX form where it is usable (c->evex), the xmm one's with Karatsuba products where the
+ * multiplier bounds it (c->xmm_kara). */
 static void gcm_stitched(struct gcm_ctx *c, struct direct_gcm_state *st, uint8_t *out,
                          const uint8_t *in, size_t nb)
 {
     size_t (*const kern[3][2])(const struct direct_aes_key *, const struct direct_ghash_key *,
                                struct direct_gcm_state *, uint8_t *, const uint8_t *, size_t) = {
-        { c->xmm_evex ? direct_aes_gcm_enc_vl : direct_aes_gcm_enc,
-          c->xmm_evex ? direct_aes_gcm_dec_vl : direct_aes_gcm_dec },
-        { c->ymm_evex ? direct_aes_gcm_enc_vaes_vl : direct_aes_gcm_enc_vaes,
-          c->ymm_evex ? direct_aes_gcm_dec_vaes_vl : direct_aes_gcm_dec_vaes },
+        { !c->evex ? direct_aes_gcm_enc : c->xmm_kara ? direct_aes_gcm_enc_vlk
+                                                      : direct_aes_gcm_enc_vl,
+          !c->evex ? direct_aes_gcm_dec : c->xmm_kara ? direct_aes_gcm_dec_vlk
+                                                      : direct_aes_gcm_dec_vl },
+        { c->evex ? direct_aes_gcm_enc_vaes_vl : direct_aes_gcm_enc_vaes,
+          c->evex ? direct_aes_gcm_dec_vaes_vl : direct_aes_gcm_dec_vaes },
         { direct_aes_gcm_enc_vaes512, direct_aes_gcm_dec_vaes512 },
     };
     /* the blocks each kernel takes at a time (their entries' andq $-8, $-16, $-32) */

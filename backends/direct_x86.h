@@ -40,18 +40,17 @@ int direct_x86_sha256_op(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 /* 1 when every enum feature in need[0..nneed) is usable (cpu_feature_status); else 0 and
  * the first one's reason in why (NULL: none wanted). */
 int direct_x86_need(const int *need, int nneed, char *why, size_t n);
-/* 1 when the EVEX forms of the xmm and ymm GCM kernels (aes-gcm-aesni-vl.S,
- * aes-gcm-vaes-vl.S) can run, and the ymm one runs in it: AVX (the xmm form's VEX
- * instructions), AVX512F, AVX512VL (EVEX on xmm and ymm) and AVX512BW (VPSHUFB on
- * %ymm16..31; the xmm form needs only F and VL, and the Xeon Phis, which lack BW, lack VL
- * too) usable, which cpu_feature_status says includes the opmask
- * and ZMM state enabled in XCR0; else 0, the SSE and VEX (AVX2) forms, and why (an
+/* 1 when the xmm and ymm GCM kernels run in EVEX form (aes-gcm-aesni-vl.S or -vlk.S,
+ * aes-gcm-vaes-vl.S): AVX (the xmm form's VEX instructions), AVX512F, AVX512VL (EVEX on xmm
+ * and ymm) and AVX512BW (VPSHUFB on %ymm16..31; the xmm form needs only F and VL, and the
+ * Xeon Phis, which lack BW, lack VL too) usable, which cpu_feature_status says includes the
+ * opmask and ZMM state enabled in XCR0; else 0, the SSE and VEX (AVX2) forms, and why (an
  * ACCELSCOPE_DENY of any of them is one). */
 int direct_x86_gcm_evex(char *why, size_t n);
-/* 1 when the xmm GCM kernel runs in EVEX form: direct_x86_gcm_evex, on a core whose
- * carry-less multiplier does not bound the loop (AMD family 0x19 and later: it does); else 0,
- * the SSE form, and why. */
-int direct_x86_gcm_xmm_evex(char *why, size_t n);
+/* 1 when the xmm GCM kernel's EVEX form (where direct_x86_gcm_evex) runs with Karatsuba
+ * products (aes-gcm-aesni-vlk.S), on a core whose carry-less multiplier bounds the loop (AMD
+ * family 0x19 and later); else 0, schoolbook (aes-gcm-aesni-vl.S). why says which and why. */
+int direct_x86_gcm_xmm_kara(char *why, size_t n);
 /* Wipe the key schedules. */
 void direct_x86_cbc_cleanup(void *ctx);
 void direct_x86_ctr_cleanup(void *ctx);

@@ -824,10 +824,10 @@ static void check_ghash1(void)
 }
 
 /* Every stitched kernel, each where the row that runs it can: the EVEX forms of the xmm and
- * ymm ones are what the direct and direct-vaes rows take where direct_x86_gcm_xmm_evex and
- * direct_x86_gcm_evex say so (their tests run them there), so the other forms are checked
- * only here on such machines, and the xmm EVEX form only here on AMD's (which run the SSE
- * form). */
+ * ymm ones are what the direct and direct-vaes rows take where direct_x86_gcm_evex says so
+ * (their tests run them there; the xmm one's schoolbook _vl, or its Karatsuba _vlk where
+ * direct_x86_gcm_xmm_kara says so), so the other forms are checked only here on such
+ * machines. */
 static void check_gcm_kernels(void)
 {
     static const struct {
@@ -839,6 +839,8 @@ static void check_gcm_kernels(void)
         { direct_aes_gcm_enc, direct_aes_gcm_dec, 8, "direct_aes_gcm_enc/dec", "direct", 0 },
         { direct_aes_gcm_enc_vl, direct_aes_gcm_dec_vl, 8, "direct_aes_gcm_enc/dec_vl", "direct",
           1 },
+        { direct_aes_gcm_enc_vlk, direct_aes_gcm_dec_vlk, 8, "direct_aes_gcm_enc/dec_vlk",
+          "direct", 1 },
         { direct_aes_gcm_enc_vaes, direct_aes_gcm_dec_vaes, 16, "direct_aes_gcm_enc/dec_vaes",
           "direct-vaes", 0 },
         { direct_aes_gcm_enc_vaes_vl, direct_aes_gcm_dec_vaes_vl, 16,
@@ -935,6 +937,13 @@ static void check_opcodes(void)
           { 0x62, 0xc3, 0xb5, 0x08, 0x25, 0xd7, 0x96 }, 7, "VPTERNLOGQ xmm", 4096 },
         { "direct_aes_gcm_dec_vl", (const void *)direct_aes_gcm_dec_vl,
           { 0x62, 0xc3, 0xb5, 0x08, 0x25, 0xd7, 0x96 }, 7, "VPTERNLOGQ xmm", 1024 },
+        /* the Karatsuba variant's VPTERNLOGQ xmm16, xmm11, xmm14 (a pair's low products into
+         * the sum): P0 c3, P1 a5 = W1, vvvv xmm11; 25, ModRM c6 (at 3792 and 1042 bytes,
+         * 2026-12-07) */
+        { "direct_aes_gcm_enc_vlk", (const void *)direct_aes_gcm_enc_vlk,
+          { 0x62, 0xc3, 0xa5, 0x08, 0x25, 0xc6, 0x96 }, 7, "VPTERNLOGQ xmm", 4096 },
+        { "direct_aes_gcm_dec_vlk", (const void *)direct_aes_gcm_dec_vlk,
+          { 0x62, 0xc3, 0xa5, 0x08, 0x25, 0xc6, 0x96 }, 7, "VPTERNLOGQ xmm", 1536 },
         { "direct_ghash_vpclmul", (const void *)direct_ghash_vpclmul, { 0xc4, 0xe3, 0x5d, 0x44 },
           4, "VPCLMULQDQ ymm", 320 },
         { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,

@@ -47,9 +47,12 @@
  * group's first rounds: 0.970-0.980x.
  * Where the multiplier bounds the loop the schoolbook products cost more than they save: on
  * the Zen 5 VM (PCLMULQDQ one per two cycles, and each worth about three vector XORs of issue:
- * 8 beside 48 VPXORQ took 18 cycles, 16 alone; 2026-12-07) the sse->evex rows read 0.89-0.92x at
- * 1, 16 and 64 KiB (AES-128; AES-256 0.99-1.00x), so on AMD's cores with AVX-512 (family
- * 0x19 and later) the direct rows run the SSE form (direct_x86_gcm_xmm_evex).
+ * 8 beside 48 VPXORQ took 18 cycles, 16 alone; 2026-12-07) the sse->evex rows read 0.89-0.92x
+ * at 1, 16 and 64 KiB (AES-128; AES-256 0.99-1.00x). So the EVEX form has a Karatsuba variant
+ * (GCM_KARA, aes-gcm-aesni-vlk.S: the SSE form's pairs, GMULK, with the EVEX form's counters,
+ * registers and VPTERNLOGQ), which AMD's cores with AVX-512 (family 0x19 and later) run
+ * (direct_x86_gcm_xmm_kara): sse->vlk 1.038-1.044x at 16 KiB, 1.039-1.042x at 64 KiB,
+ * 1.019-1.032x at 1 KiB, AES-256 1.028-1.031x (same VM, day and tool).
  * The SSE form (CPUs without AVX-512: most of those without VAES) makes its counters from the
  * same table, P in %xmm8 for the group (CTR8): a PXOR a block where a PADDD and a PXOR were,
  * 1.034-1.045x in three gcm_kernels.sh runs of 21 (Sapphire Rapids VM under
@@ -80,13 +83,18 @@
 #include "vaes-common.inc" /* GCM_ENC_LAG2 */
 
 /* aes-gcm-aesni-vl.S assembles this file again with GCM_VL 1: the same kernels in EVEX form
- * (AVX512VL on xmm), named _vl. */
+ * (AVX512VL on xmm), named _vl; aes-gcm-aesni-vlk.S with GCM_KARA 1 too: that form with the
+ * SSE form's Karatsuba pairs for products (GMULK), named _vlk. */
 #ifndef GCM_VL
 #define GCM_VL 0
 #define GCM_ENC direct_aes_gcm_enc
 #define GCM_DEC direct_aes_gcm_dec
 #endif
     .set    VL, GCM_VL
+#ifndef GCM_KARA
+#define GCM_KARA 0
+#endif
+    .set    KARA, GCM_KARA
 /* The counter's place: the red zone, or in the EVEX form the frame ENTRY makes (CTR8VL); the
  * SSE form's P (CTR8) and the blocks done (kept there while %rax walks the rows) beside it */
 .if VL
@@ -254,10 +262,66 @@
  * for its four multiplies. The multiplies stay VEX (xmm0..15): AVX512VL without VPCLMULQDQ
  * does not give them EVEX. */
 .macro GMULP part, j, src, disp, kb, start
+    .if KARA                         /* _vlk: the pair sets the sums (7, 6); block 0 takes Y */
+    GMULK   \part, \j%2, 16*\j+\disp(\src), 768+16*(\kb+\j)(%rsi), 1024+16*(\kb+\j+1)(%rsi), \
+            1024+16*(\kb+\j)(%rsi), \start&&(\j>=6), \start&&(\j==0)
+    .exitm
+    .endif
     .if \j % 2
     GMULV   \part, \j, \src, \disp, \kb, \start, 13, 14
     .else
     GMULV   \part, \j, \src, \disp, \kb, \start, 10, 11
+    .endif
+.endm
+
+/* EVEX form with Karatsuba products (_vlk), a pair of blocks at a time as TGMULK
+ * (vaes-common.inc) and the SSE form's GMULP take them: odd \j (data, then its middle product,
+ * in %xmm13; low %xmm14, high 15) and \j - 1 (data %xmm9, T 10, U 11, each then a product),
+ * three multiplies a block where GMULV takes four, the products added to the sums %xmm16
+ * (low), 17 (high), 18 (middle) by a VPTERNLOGQ a sum for the pair; Y in %xmm19, the byte
+ * swap in %xmm8. The multiplies stay VEX (xmm0..15), as GMULV's. \pw the block's power
+ * (hsh), \pko the odd block's half-sum (hksh) for the even call, \pk the even one's. */
+.macro GMULK part, odd, data, pw, pko, pk, first, takey
+    .if \odd
+    .if \part == 0
+    vmovdqu \data, %xmm13
+    vpshufb %xmm8, %xmm13, %xmm13
+    .elseif \part == 1
+    vpclmulqdq $0x00, \pw, %xmm13, %xmm14
+    .elseif \part == 3
+    vpclmulqdq $0x11, \pw, %xmm13, %xmm15
+    .endif
+    .else
+    .if \part == 0
+    vmovdqu \data, %xmm9
+    vpshufb %xmm8, %xmm9, %xmm9
+    .if \takey
+    vpxorq  %xmm19, %xmm9, %xmm9
+    .endif
+    .elseif \part == 1
+    vpunpcklqdq %xmm9, %xmm13, %xmm10
+    vpunpckhqdq %xmm9, %xmm13, %xmm11
+    vpxor   %xmm11, %xmm10, %xmm10
+    vpclmulqdq $0x00, \pko, %xmm10, %xmm13
+    .elseif \part == 2
+    vpclmulqdq $0x01, \pk, %xmm10, %xmm10
+    vpclmulqdq $0x00, \pw, %xmm9, %xmm11
+    .else
+    vpclmulqdq $0x11, \pw, %xmm9, %xmm9
+    VSUM    \first, 14, 11, 16
+    VSUM    \first, 13, 10, 18
+    VSUM    \first, 15, 9, 17
+    .endif
+    .endif
+.endm
+
+/* The EVEX form's sum %xmm\sum takes two products, %xmm\a ^ %xmm\b: set by them (\set), else
+ * added by one VPTERNLOGQ (0x96: a ^ b ^ c). */
+.macro VSUM set, a, b, sum
+    .if \set
+    vpxorq  %xmm\a, %xmm\b, %xmm\sum
+    .else
+    vpternlogq $0x96, %xmm\a, %xmm\b, %xmm\sum
     .endif
 .endm
 
@@ -276,19 +340,10 @@
     vpclmulqdq $0x10, %xmm12, %xmm\a, %xmm9
     .else
     vpclmulqdq $0x11, %xmm12, %xmm\a, %xmm\a
-    .if \j == 7 && \start
-    vpxorq  %xmm15, %xmm9, %xmm18
-    .else
-    vpternlogq $0x96, %xmm15, %xmm9, %xmm18
-    .endif
+    VSUM    (\j==7)&&\start, 15, 9, 18
     .if \j % 2 == 0
-    .if \j == 6 && \start
-    vpxorq  %xmm14, %xmm11, %xmm16
-    vpxorq  %xmm13, %xmm10, %xmm17
-    .else
-    vpternlogq $0x96, %xmm14, %xmm11, %xmm16
-    vpternlogq $0x96, %xmm13, %xmm10, %xmm17
-    .endif
+    VSUM    (\j==6)&&\start, 14, 11, 16
+    VSUM    (\j==6)&&\start, 13, 10, 17
     .endif
     .endif
 .endm
@@ -481,6 +536,9 @@
  * (vaes-common.inc): that one makes a Karatsuba middle whole and multiplies in EVEX, which
  * needs the VPCLMULQDQ feature. */
 .macro GREDUCE
+    .if KARA                         /* _vlk: the Karatsuba middle made whole first */
+    vpternlogq $0x96, %xmm16, %xmm17, %xmm18
+    .endif
     vmovdqa64 %xmm16, %xmm0
     vpclmulqdq $0x10, .Lpoly(%rip), %xmm0, %xmm0
     vpshufd $0x4e, %xmm16, %xmm9

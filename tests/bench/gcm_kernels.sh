@@ -24,7 +24,7 @@ trap 'rm -rf "$work"' EXIT
 git show "$ref:asm/x86_64/vaes-common.inc" >"$work/vaes-common.inc" 2>/dev/null || rm -f "$work/vaes-common.inc"
 flags="-std=gnu11 -O2 -D_GNU_SOURCE -iquote src -iquote backends -iquote asm -iquote tests"
 objs=
-for f in aes-gcm-aesni aes-gcm-vaes aes-gcm-vaes512 aes-gcm-vaes-vl aes-gcm-aesni-vl; do
+for f in aes-gcm-aesni aes-gcm-vaes aes-gcm-vaes512 aes-gcm-vaes-vl aes-gcm-aesni-vl aes-gcm-aesni-vlk; do
     git show "$ref:asm/x86_64/$f.S" 2>/dev/null | sed 's/direct_aes_gcm_/ref_aes_gcm_/g; s/direct_ghash1/ref_ghash1/g' >"$work/$f.S"
     if [ -s "$work/$f.S" ]; then
         cc $flags -c -o "$work/$f.o" "$work/$f.S"

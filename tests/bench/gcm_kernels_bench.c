@@ -40,6 +40,8 @@ REF_KERNEL(ref_aes_gcm_enc_vaes_vl);
 REF_KERNEL(ref_aes_gcm_dec_vaes_vl);
 REF_KERNEL(ref_aes_gcm_enc_vl);
 REF_KERNEL(ref_aes_gcm_dec_vl);
+REF_KERNEL(ref_aes_gcm_enc_vlk);
+REF_KERNEL(ref_aes_gcm_dec_vlk);
 #undef REF_KERNEL
 
 struct pair {
@@ -68,6 +70,10 @@ static const struct pair pairs[] = {
       .row = "direct", .evex = 1 },
     { .name = "xmmvl dec", .old = ref_aes_gcm_dec_vl, .cur = direct_aes_gcm_dec_vl,
       .row = "direct", .evex = 1 },
+    { .name = "xmmvlk enc", .old = ref_aes_gcm_enc_vlk, .cur = direct_aes_gcm_enc_vlk,
+      .row = "direct", .evex = 1 },
+    { .name = "xmmvlk dec", .old = ref_aes_gcm_dec_vlk, .cur = direct_aes_gcm_dec_vlk,
+      .row = "direct", .evex = 1 },
     /* this tree's two forms of the ymm kernels against each other: "old" is the VEX one */
     { .name = "vex->evex enc", .old = direct_aes_gcm_enc_vaes, .cur = direct_aes_gcm_enc_vaes_vl,
       .row = "direct-vaes", .evex = 1 },
@@ -77,6 +83,11 @@ static const struct pair pairs[] = {
     { .name = "sse->evex enc", .old = direct_aes_gcm_enc, .cur = direct_aes_gcm_enc_vl,
       .row = "direct", .evex = 1 },
     { .name = "sse->evex dec", .old = direct_aes_gcm_dec, .cur = direct_aes_gcm_dec_vl,
+      .row = "direct", .evex = 1 },
+    /* and the SSE form against the EVEX form's Karatsuba variant (_vlk) */
+    { .name = "sse->vlk enc", .old = direct_aes_gcm_enc, .cur = direct_aes_gcm_enc_vlk,
+      .row = "direct", .evex = 1 },
+    { .name = "sse->vlk dec", .old = direct_aes_gcm_dec, .cur = direct_aes_gcm_dec_vlk,
       .row = "direct", .evex = 1 },
 };
 
