@@ -115,7 +115,24 @@
  * runs), at 4 KiB 1.017 and 1.043x, AES-256 1.009 and 0.992x, but at 64 KiB 0.970-0.978x
  * both ways in four runs: with 128 KiB of data streaming through L1 the larger set of
  * powers seems to be evicted the more (our reading). A gain at the size issue 15 judges,
- * paid for where it does not look, is not one. */
+ * paid for where it does not look, is not one.
+ * The Zen 5 VM again (family 0x1a model 2, 2026-12-07; this kernel 2.05-2.13 cycles per 16 B,
+ * direct.sh 73-77 % of its ceiling in seven processes, host states apart). What the vector
+ * pipes take, in loops of independent instructions timed against dependent adds: VAESENC
+ * two a cycle, VPXORQ, VPTERNLOGQ and VPUNPCK*QDQ four, VPSHUFB, VPERMB and VPERMT2B two
+ * (sixteen VAESENC with eight VPSHUFB 10.1 cycles, with eight VPXORQ 7.9), VPCLMULQDQ one per
+ * two at every width, and beside other work each about three XORs' worth of issue (eight
+ * with 48 VPXORQ 18 cycles, with 32 16; sixteen VAESENC, eight VPCLMULQDQ and 32 VPXORQ 18).
+ * So a group's 80 VAESENC, 25 VPCLMULQDQ and ~60 others need ~54 cycles of the four pipes,
+ * against the 50 of the multiplier alone and the ~67 run; the same instructions in this
+ * kernel's order, registers only and no chains between groups, ran 53-54, with its memory
+ * operands and stores 55-61. Tried, each correct (t_direct), neither kept: the pair's T and U
+ * by two VPERMI2B (AVX512_VBMI) from the raw data, no byte swaps or unpacks (two vector ALU
+ * instructions a pair fewer, two index loads more) 0.96-0.99x; the counters as aes-gcm-vaes.S's
+ * EVEX form makes them (a VPXORQ a quad of P and four 16-byte rows, the rows table placed 32
+ * bytes past a line so that a message's quads, from b = 2 mod 4, load whole lines)
+ * 0.995-1.014x at 16 KiB. Nor is it the function's place: at 0, 16, 32 and 48 bytes past a
+ * line direct.sh read the same within its noise (six alternating pairs of processes). */
 
 #include <cet.h> /* with -fcf-protection: marks the object IBT/SHSTK-compatible (the entries
                      start with ENDBR64, returns are plain RET) */
