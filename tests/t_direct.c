@@ -650,8 +650,9 @@ static void check_gcm_wraps(gcm_kernel *enc, gcm_kernel *dec, size_t group, cons
  * access may touch (guarded: a read or write past them ends the test by SIGSEGV) at their
  * end and at their start, every whole number of groups up to GCM_NB, AES-128 and AES-256,
  * against gcm_kernel_ref: what the rows' own guard and in-place tests give the kernel a row
- * runs, for every kernel on every machine that can run it (the xmm EVEX form is no row's on
- * AMD's cores, direct_x86_gcm_xmm_evex). */
+ * runs, for every kernel on every machine that can run it (on a machine with AVX-512VL the
+ * SSE and VEX forms are no row's, nor the xmm EVEX form's schoolbook _vl on AMD's cores or
+ * its Karatsuba _vlk elsewhere: direct_x86_gcm_xmm_kara). */
 static void check_gcm_guarded(gcm_kernel *fn, int decrypt, size_t group, const char *name)
 {
     uint8_t key[32], src[GCM_NB * 16], want[GCM_NB * 16], ctr[16], y[16];
@@ -939,11 +940,17 @@ static void check_opcodes(void)
           { 0x62, 0xc3, 0xb5, 0x08, 0x25, 0xd7, 0x96 }, 7, "VPTERNLOGQ xmm", 1024 },
         /* the Karatsuba variant's VPTERNLOGQ xmm16, xmm11, xmm14 (a pair's low products into
          * the sum): P0 c3, P1 a5 = W1, vvvv xmm11; 25, ModRM c6 (at 3792 and 1042 bytes,
-         * 2026-12-07) */
+         * 2026-12-07), which _vl's schoolbook sums have too; so also what only Karatsuba
+         * pairs do, VPUNPCKLQDQ xmm10, xmm13, xmm9 (VEX c4 41 11: R and B extend, vvvv
+         * xmm13; 6c, ModRM d1; at 3498 and 752) */
         { "direct_aes_gcm_enc_vlk", (const void *)direct_aes_gcm_enc_vlk,
           { 0x62, 0xc3, 0xa5, 0x08, 0x25, 0xc6, 0x96 }, 7, "VPTERNLOGQ xmm", 4096 },
         { "direct_aes_gcm_dec_vlk", (const void *)direct_aes_gcm_dec_vlk,
           { 0x62, 0xc3, 0xa5, 0x08, 0x25, 0xc6, 0x96 }, 7, "VPTERNLOGQ xmm", 1536 },
+        { "direct_aes_gcm_enc_vlk", (const void *)direct_aes_gcm_enc_vlk,
+          { 0xc4, 0x41, 0x11, 0x6c, 0xd1 }, 5, "VPUNPCKLQDQ xmm (Karatsuba pairs)", 4096 },
+        { "direct_aes_gcm_dec_vlk", (const void *)direct_aes_gcm_dec_vlk,
+          { 0xc4, 0x41, 0x11, 0x6c, 0xd1 }, 5, "VPUNPCKLQDQ xmm (Karatsuba pairs)", 1024 },
         { "direct_ghash_vpclmul", (const void *)direct_ghash_vpclmul, { 0xc4, 0xe3, 0x5d, 0x44 },
           4, "VPCLMULQDQ ymm", 320 },
         { "direct_sha256_blocks", (const void *)direct_sha256_blocks, { 0x0f, 0x38, 0xcb }, 3,

@@ -66,9 +66,10 @@
  * GHASH8), then the last round key (the middle rounds take theirs from memory: struct
  * direct_aes_key is 16-byte aligned, as AESENC's legacy-SSE memory operand must be),
  * %xmm9/10/11 low/high/middle product sums, %xmm12 = Y, %xmm13..15 GHASH scratch (the EVEX
- * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power, Y in
- * %xmm19, P in %xmm20 (both lanes of %ymm20: CTR8VL), the last round key in %xmm21, %xmm8
- * the byte-swap mask, %ymm22..25 CTRBUF's scratch).
+ * form: sums in %xmm16..18, %xmm9..11 scratch with 13..15, %xmm12 a block's power (not
+ * in _vlk, whose multiplies read the tables), Y in %xmm19, P in %xmm20 (both lanes of
+ * %ymm20: CTR8VL), the last round key in %xmm21, %xmm8 the byte-swap mask, %ymm22..25
+ * CTRBUF's scratch).
  * %rdi key, %rsi GHASH key, %rdx state, %rcx out, %r8 in, %r9 blocks left, %r10 last round
  * key (the EVEX form: CTR8VL's row), %r11d rounds, %rax the blocks done (the SSE form: CTR8's
  * row, the blocks done at -8(%rsp)). The next counter block lives in the red zone at
@@ -252,8 +253,8 @@
 /* Block \j of the group at \disp(\src) times hsh[\kb+\j] (H^(16-\kb-\j) x; its Karatsuba
  * half-sum in hksh, 256 bytes on), added to the sums, in four steps (\part 0..3) that RMUL
  * spreads between a round's AESENCs. \start: this group starts a sum, so block 7 (the first
- * multiplied) sets the sums (in the EVEX form the middle one; block 6 the others) and block 0
- * takes Y. */
+ * multiplied) sets the sums (in the EVEX form the middle one; block 6 the others; in the SSE
+ * form and _vlk the pair 7, 6 all three) and block 0 takes Y. */
 .if VL
 /* EVEX form: schoolbook products (four a block, no half-sums), a pair of blocks (odd \j,
  * then \j - 1) added to the sums %xmm16 (low), %xmm17 (high), %xmm18 (middle) at once by
@@ -446,7 +447,9 @@
 
 /* Round \r (1..8) with, where \mul, the multiply of block \j = 8 - \r (the block that takes Y
  * goes last, so only its product waits for the previous reduction; in the SSE form its pair,
- * 1 and 0, loads and takes Y in round 7 and all six products wait), its steps between the
+ * 1 and 0, loads and takes Y in round 7 and all six products wait; in _vlk block 0 takes Y in
+ * round 8, and block 1's middle product, made of both blocks' halves, waits with it), its
+ * steps between the
  * AESENCs so that the scheduler sees PCLMULQDQ and AESENC mixed evenly. */
 .macro RMUL r, j, mul, src, disp, kb, start
     .if \mul
@@ -531,7 +534,8 @@
  * the kernels ran 1.015-1.027x as fast decrypting, 1.003-1.008x encrypting (Zen 4 VM,
  * AES-128, 16 KiB, three gcm_kernels.sh runs). */
 .if VL
-/* EVEX form: the middle sum is whole already (schoolbook); the sums in %xmm16..18 go to the
+/* EVEX form: the middle sum is whole already (schoolbook; _vlk's Karatsuba one is made whole
+ * by the first VPTERNLOGQ); the sums in %xmm16..18 go to the
  * multiplier through %xmm0 (VEX: xmm0..15), the XORs by VPTERNLOGQ. Not TGREDUCE
  * (vaes-common.inc): that one makes a Karatsuba middle whole and multiplies in EVEX, which
  * needs the VPCLMULQDQ feature. */
