@@ -13,8 +13,9 @@
  *                rounds x VAESENC zmm recip. throughput
  *   GCM          per block, the AES rounds on the AES unit, a = rounds x AESENC recip.
  *                throughput, and on theirs GHASH's three carry-less multiplies (Karatsuba)
- *                and its reduction (two PCLMULQDQ per 16 blocks, per 32 on ymm and zmm:
- *                the direct kernels), g = (3 + 2 / 16) x PCLMULQDQ recip. throughput; the two issue together as
+ *                and its reduction (two PCLMULQDQ per 16 blocks, per 64 on ymm and zmm:
+ *                the fewest the direct kernels do), g = (3 + 2 / 16) x PCLMULQDQ recip.
+ *                throughput on xmm; the two issue together as
  *                well as a mixed loop shows (18 AESENC and 6 PCLMULQDQ, GCM's mix): with A
  *                and P its two parts' times alone and t its time, s = (A + P) / t in [1, 2]
  *                (1: one shared issue; separate units give t = max(A, P); the parts run in
